@@ -1,0 +1,29 @@
+// Errors a person can act on: `status` is the short text for the node's red ring, `message` says
+// what went wrong and what to do. Engine code throws these; node adapters show and forward them.
+export class McpNodeError extends Error {
+  constructor(
+    message: string,
+    readonly status: string,
+    readonly code: string = 'MCP_ERROR',
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'McpNodeError';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** The deepest useful cause of a network failure (fetch hides ECONNREFUSED in `cause`). */
+export function rootCause(err: unknown): string {
+  let e: any = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e.code && typeof e.code === 'string' && /^E[A-Z]+/.test(e.code)) return e.code;
+    if (e.cause) e = e.cause;
+    else break;
+  }
+  return errorMessage(err);
+}
