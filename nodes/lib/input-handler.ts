@@ -1,0 +1,63 @@
+// Every input handler goes through here so that it always ends in `send`+`done()` or `done(err)`
+// (Catch nodes see every failure, no unhandled rejection reaches Node-RED) and follows the request
+// lifecycle of core's http request node: blue dot while in flight, cleared on success, red ring
+// with a short reason on failure.
+import { McpNodeError, errorMessage } from '../../src/errors';
+import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
+
+export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
+
+export interface InputHandlerOptions {
+  /** Status shown while a request is in flight; default a blue dot. */
+  busyText?: string;
+  /** Status to restore after success (e.g. the server's "N tools"); default cleared. */
+  idleStatus?: () => Parameters<Node['status']>[0];
+}
+
+export function handleInput(node: Node, handler: AsyncInputHandler, options: InputHandlerOptions = {}): void {
+  let inFlight = 0;
+  node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
+    inFlight++;
+    node.status({ fill: 'blue', shape: 'dot', text: options.busyText ?? '' });
+    handler(msg, send).then(
+      () => {
+        inFlight--;
+        if (inFlight === 0) node.status(options.idleStatus?.() ?? {});
+        done();
+      },
+      (err: unknown) => {
+        inFlight--;
+        const error = err instanceof Error ? err : new Error(errorMessage(err));
+        node.status({ fill: 'red', shape: 'ring', text: shortStatus(error) });
+        done(error);
+      },
+    );
+  });
+}
+
+export function shortStatus(err: Error): string {
+  if (err instanceof McpNodeError) return err.status;
+  const m = err.message;
+  return m.length > 40 ? m.slice(0, 37) + '...' : m;
+}
+
+/** Promise form of RED.util.evaluateNodeProperty (the callback form also covers async context stores). */
+export function evaluateProperty(RED: RED, node: Node, value: unknown, type: string | undefined, msg: NodeMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    RED.util.evaluateNodeProperty(value, type || 'str', node, msg, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+/** Flow JSON gives numbers as numbers or numeric strings; blank means "use the default". */
+export function numberSetting(value: unknown, fallback: number | undefined): number | undefined {
+  if (value === undefined || value === null || value === '') return fallback;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** Multi-line settings (include/exclude/expected/tokens/allow): one entry per non-blank line. */
+export function lines(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof value !== 'string') return [];
+  return value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+}
