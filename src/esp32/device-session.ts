@@ -1,0 +1,310 @@
+// One connection of one xiaozhi device = one MCP session (every WebSocket connection is a new
+// conversation on the device, so initialize and tools/list are redone each time). The session
+// answers the device hello, runs the handshake, pages through tools/list, turns everything else
+// the device says into events, and fails pending calls the moment the connection is gone.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, Tool } from '../mcp/tool-provider';
+import { McpNodeError } from '../errors';
+import { DeviceRpcClient, IdAllocator, type JsonRpcPayload } from './rpc-client';
+import { parseDeviceFrame, type DeviceFrame } from './frame-parser';
+
+export type Esp32Transport = 'websocket' | 'mqtt' | 'mqtt-gateway';
+
+/** What a listener gives a session to talk back on: one text frame / one MQTT publish. */
+export interface DeviceLink {
+  send(text: string): void;
+  close(): void;
+}
+
+export interface ServerInfo {
+  name: string;
+  version?: string;
+}
+
+export interface DeviceInfo {
+  id: string;
+  clientId?: string;
+  sessionId: string;
+  transport: Esp32Transport;
+  serverInfo?: ServerInfo;
+}
+
+export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected';
+
+export interface DeviceEvent {
+  topic: DeviceEventTopic;
+  device: DeviceInfo;
+  payload: unknown;
+}
+
+export interface Logger {
+  debug(m: string): void;
+  warn(m: string): void;
+}
+
+export interface SessionOptions {
+  id: string;
+  clientId?: string;
+  transport: Esp32Transport;
+  link: DeviceLink;
+  ids: IdAllocator;
+  /** Timeout of the handshake requests (initialize, each tools/list page). */
+  requestTimeoutMs: number;
+  /** `{url, token}` offered in initialize capabilities; the firmware's camera tool posts there. */
+  vision?: { url: string; token?: string };
+  /** Protocol-Version header of the WebSocket upgrade. */
+  protocolVersion?: string;
+  log?: Logger;
+}
+
+export type SessionState = 'waiting-hello' | 'initializing' | 'listing' | 'ready' | 'failed' | 'closed';
+
+const DEFAULT_AUDIO_PARAMS = { format: 'opus', sample_rate: 16000, channels: 1, frame_duration: 60 };
+const CLIENT_INFO = { name: 'node-red-contrib-mcp-gemini', version: '0.1.0' };
+const MAX_PAGES = 1000;
+
+export class DeviceSession extends EventEmitter {
+  readonly id: string;
+  readonly clientId?: string;
+  readonly transport: Esp32Transport;
+  readonly sessionId = randomUUID();
+  readonly rpc: DeviceRpcClient;
+  state: SessionState;
+  serverInfo?: ServerInfo;
+  /** Every tool the device lists with `withUserTools:true`, user-only ones included. */
+  tools: Tool[] = [];
+  pages = 0;
+  failure?: Error;
+  private readonly log?: Logger;
+  private readonly opts: SessionOptions;
+  private listing?: Promise<Tool[]>;
+
+  constructor(opts: SessionOptions) {
+    super();
+    this.opts = opts;
+    this.id = opts.id;
+    this.clientId = opts.clientId;
+    this.transport = opts.transport;
+    this.log = opts.log;
+    this.state = opts.transport === 'websocket' ? 'waiting-hello' : 'initializing';
+    this.rpc = new DeviceRpcClient((payload) => this.sendMcp(payload), opts.ids, `ESP32 device ${opts.id}`);
+  }
+
+  info(): DeviceInfo {
+    return { id: this.id, clientId: this.clientId, sessionId: this.sessionId, transport: this.transport, serverInfo: this.serverInfo };
+  }
+
+  get isOpen(): boolean {
+    return this.state !== 'closed';
+  }
+
+  /** One text frame (WebSocket) or one MQTT payload from the device. */
+  handleText(text: string): void {
+    if (this.state === 'closed') return;
+    const frame = parseDeviceFrame(text);
+    if (!frame) {
+      this.log?.debug(`esp32 ${this.id}: dropped a malformed frame (${text.length} chars)`);
+      return;
+    }
+    switch (frame.type) {
+      case 'hello':
+        this.onHello(frame);
+        return;
+      case 'mcp':
+        this.onMcp(frame.payload);
+        return;
+      case undefined:
+        // The firmware drops text frames without `type` too.
+        this.log?.debug(`esp32 ${this.id}: dropped a frame without "type"`);
+        return;
+      default:
+        // listen / abort / goodbye / stt …: the flow may want them; MCP continues (an MQTT
+        // goodbye ends only the audio channel, the device stays reachable).
+        this.emitEvent('message', frame);
+    }
+  }
+
+  /** MQTT: the device is reachable as soon as it is connected; no hello is needed for MCP. */
+  start(): Promise<void> {
+    return this.handshake();
+  }
+
+  /** Resolves once tools are listed; rejects if the handshake failed or the device left. */
+  whenReady(timeoutMs: number): Promise<void> {
+    if (this.state === 'ready') return Promise.resolve();
+    if (this.state === 'failed') return Promise.reject(this.failure);
+    if (this.state === 'closed') return Promise.reject(this.goneError('is not connected'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('state', onState);
+        reject(new McpNodeError(`ESP32 device ${this.id} did not finish listing its tools within ${timeoutMs / 1000} s`, 'timeout', 'TIMEOUT'));
+      }, timeoutMs);
+      const onState = () => {
+        if (this.state === 'ready' || this.state === 'failed' || this.state === 'closed') {
+          clearTimeout(timer);
+          this.off('state', onState);
+          if (this.state === 'ready') resolve();
+          else if (this.state === 'failed') reject(this.failure);
+          else reject(this.goneError('disconnected'));
+        }
+      };
+      this.on('state', onState);
+    });
+  }
+
+  /** Walks every tools/list page again (the cached list stays until the walk succeeds). */
+  refreshTools(): Promise<Tool[]> {
+    if (!this.listing) {
+      this.listing = this.listAllPages().finally(() => {
+        this.listing = undefined;
+      });
+    }
+    return this.listing;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult> {
+    const result = await this.rpc.request('tools/call', { name, arguments: args }, { timeoutMs, signal, what: `tools/call "${name}"` });
+    if (!result || typeof result !== 'object' || !Array.isArray((result as CallToolResult).content)) {
+      throw new McpNodeError(`ESP32 device ${this.id} answered tools/call "${name}" with a result that has no content`, 'bad result', 'BAD_RESULT');
+    }
+    return result as CallToolResult;
+  }
+
+  /** The connection is gone: pending calls fail now, not at their timeout. */
+  handleClosed(code?: number, reason?: string): void {
+    if (this.state === 'closed') return;
+    const why = code === 1006 ? 'dropped the connection (1006)' : `disconnected${code ? ` (${code})` : ''}`;
+    this.rpc.close(this.goneError(why));
+    this.setState('closed');
+    this.emitEvent('disconnected', { code, reason: reason || undefined });
+    this.removeAllListeners('state');
+  }
+
+  /** Server side: close the connection (the link reports back through handleClosed). */
+  close(): void {
+    this.opts.link.close();
+  }
+
+  private onHello(frame: DeviceFrame): void {
+    if (this.transport !== 'websocket') {
+      // MQTT hello opens an audio channel over UDP, which this node does not serve.
+      this.emitEvent('message', frame);
+      return;
+    }
+    // The device waits 10 s for this and dereferences `transport` without a null check.
+    const audio = frame.audio_params && typeof frame.audio_params === 'object' ? frame.audio_params : DEFAULT_AUDIO_PARAMS;
+    this.opts.link.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: this.sessionId, audio_params: audio }));
+    if (this.state !== 'waiting-hello') return;
+    const features = frame.features as { mcp?: unknown } | undefined;
+    if (features?.mcp === true) {
+      this.handshake().catch(() => undefined);
+    } else {
+      // Firmware without MCP: still a connected device, just without tools.
+      this.setState('ready');
+      this.emitEvent('connected', { hello: frame, protocolVersion: this.opts.protocolVersion });
+      this.emitEvent('tools', []);
+    }
+  }
+
+  private onMcp(payload: unknown): void {
+    if (!payload || typeof payload !== 'object') {
+      this.log?.debug(`esp32 ${this.id}: dropped an mcp frame without a payload object`);
+      return;
+    }
+    const p = payload as JsonRpcPayload;
+    if (this.rpc.handleResponse(p)) return;
+    if (typeof p.method === 'string') {
+      // Stock firmware sends no notifications; custom boards may (e.g. notifications/state_changed).
+      if (p.method === 'notifications/tools/list_changed') this.refreshTools().then((t) => this.emitEvent('tools', t), () => undefined);
+      this.emitEvent('notification', p);
+      return;
+    }
+    this.log?.debug(`esp32 ${this.id}: ignored an unsolicited reply (id ${String(p.id)})`);
+  }
+
+  private async handshake(): Promise<void> {
+    this.setState('initializing');
+    try {
+      const capabilities: Record<string, unknown> = {};
+      if (this.opts.vision?.url) {
+        capabilities.vision = this.opts.vision.token ? { url: this.opts.vision.url, token: this.opts.vision.token } : { url: this.opts.vision.url };
+      }
+      const init = (await this.rpc.request(
+        'initialize',
+        { protocolVersion: '2024-11-05', capabilities, clientInfo: CLIENT_INFO },
+        { timeoutMs: this.opts.requestTimeoutMs },
+      )) as { serverInfo?: ServerInfo; protocolVersion?: string; capabilities?: unknown } | undefined;
+      if (init?.serverInfo && typeof init.serverInfo.name === 'string') this.serverInfo = init.serverInfo;
+      this.rpc.notify('notifications/initialized');
+      this.emitEvent('connected', { serverInfo: this.serverInfo, protocolVersion: init?.protocolVersion, capabilities: init?.capabilities });
+      this.setState('listing');
+      await this.refreshTools();
+      this.setState('ready');
+      this.emitEvent('tools', this.tools);
+    } catch (err) {
+      if (this.state === 'closed') throw err;
+      this.failure = err as Error;
+      this.log?.warn(`esp32 ${this.id}: MCP handshake failed: ${(err as Error).message}`);
+      this.setState('failed');
+      throw err;
+    }
+  }
+
+  private async listAllPages(): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const result = (await this.rpc.request(
+        'tools/list',
+        { cursor, withUserTools: true },
+        { timeoutMs: this.opts.requestTimeoutMs, what: cursor ? `tools/list (cursor "${cursor}")` : 'tools/list' },
+      )) as { tools?: unknown; nextCursor?: unknown } | undefined;
+      pages++;
+      if (!result || !Array.isArray(result.tools)) {
+        throw new McpNodeError(`ESP32 device ${this.id} answered tools/list without a tools array`, 'bad tools/list', 'BAD_RESULT');
+      }
+      for (const t of result.tools) if (t && typeof t === 'object' && typeof (t as Tool).name === 'string') tools.push(t as Tool);
+      const next = result.nextCursor;
+      if (typeof next !== 'string' || next === '') break;
+      if (seen.has(next) || pages >= MAX_PAGES) {
+        throw new McpNodeError(`ESP32 device ${this.id} repeated tools/list cursor "${next}"`, 'cursor loop', 'CURSOR_LOOP');
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    this.tools = tools;
+    this.pages = pages;
+    return tools;
+  }
+
+  private sendMcp(payload: Record<string, unknown>): void {
+    if (this.state === 'closed') throw new Error('connection closed');
+    // The device ignores an incoming session_id; WebSocket frames carry it as the transcript shows,
+    // MQTT frames leave it out as the official gateway does.
+    const envelope = this.transport === 'websocket' ? { session_id: this.sessionId, type: 'mcp', payload } : { type: 'mcp', payload };
+    this.opts.link.send(JSON.stringify(envelope));
+  }
+
+  private setState(state: SessionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit('state', state);
+  }
+
+  private emitEvent(topic: DeviceEvent['topic'], payload: unknown): void {
+    this.emit('event', { topic, device: this.info(), payload } satisfies DeviceEvent);
+  }
+
+  private goneError(why: string): McpNodeError {
+    return new McpNodeError(`ESP32 device ${this.id} ${why}`, 'device gone', 'DEVICE_DISCONNECTED');
+  }
+}
+
+/** User-only tools (firmware ≥2.0) carry `annotations.audience` containing "user". */
+export function isUserOnlyTool(tool: Tool): boolean {
+  const audience = (tool.annotations as { audience?: unknown } | undefined)?.audience;
+  return Array.isArray(audience) && audience.includes('user');
+}

@@ -1,0 +1,200 @@
+// The Gemini function-calling loop, ours rather than the SDK's automatic function calling (which
+// drops call ids). Each model turn is a step: the model's content is appended exactly as received
+// (thought signatures are opaque and must come back byte for byte), every call of the step runs in
+// parallel, and one role:"user" content carries one functionResponse per call, same order, same id.
+import type { Content, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import { MaxStepsError, toGeminiError } from './errors';
+import { checkArguments } from './argument-check';
+import { outcomeFromError } from './tool-results';
+import type { AgentResult, CallOutcome, FunctionCallingMode, PreparedCall, ToolCatalog, ToolExecutor, TraceCall, TraceStep, Usage } from './types';
+
+export interface AgentRequest {
+  client: GoogleGenAI;
+  model: string;
+  /** History (if any) followed by the new user turn. */
+  contents: Content[];
+  systemInstruction?: string;
+  catalog: ToolCatalog;
+  executor: ToolExecutor;
+  maxSteps: number;
+  functionCalling: FunctionCallingMode;
+  temperature?: number;
+  /** Per Gemini request. */
+  timeoutMs: number;
+  /** Cancels everything (node closed). */
+  signal?: AbortSignal;
+  stream?: boolean;
+  onText?: (text: string, step: number) => void;
+  /** Strings that must never appear in an error (the API key). */
+  secrets: Array<string | undefined>;
+  endpoint?: string;
+}
+
+interface ModelReply {
+  content?: Content;
+  finishReason?: string;
+  usage?: Usage;
+  blocked?: string;
+  modelVersion?: string;
+}
+
+export async function runAgent(req: AgentRequest): Promise<AgentResult> {
+  const contents = [...req.contents];
+  const steps: TraceStep[] = [];
+  const usage: Usage = {};
+  const config = requestConfig(req);
+  for (let step = 1; ; step++) {
+    const reply = await callModel(req, contents, config, step);
+    addUsage(usage, reply.usage);
+    if (reply.blocked) {
+      return { text: '', contents, steps, usage, finishReason: reply.finishReason, blocked: reply.blocked, modelVersion: reply.modelVersion };
+    }
+    const parts = reply.content?.parts ?? [];
+    const calls = parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
+    if (reply.content && parts.length > 0) contents.push({ ...reply.content, role: reply.content.role ?? 'model' });
+    if (calls.length === 0) {
+      steps.push({ calls: [], usage: reply.usage });
+      return { text: textOf(parts), contents, steps, usage, finishReason: reply.finishReason, modelVersion: reply.modelVersion };
+    }
+    if (step >= req.maxSteps) {
+      steps.push({ calls: calls.map((c) => pendingTrace(req.catalog, c.name ?? '', c.args ?? {}, c.id)), usage: reply.usage });
+      throw new MaxStepsError(req.maxSteps, calls.map((c) => c.name ?? '?'), { steps, usage });
+    }
+    const traced = await Promise.all(
+      calls.map((c, index) => runCall(req, { id: c.id, name: c.name ?? '', args: (c.args ?? {}) as Record<string, unknown>, step, index })),
+    );
+    contents.push({
+      role: 'user',
+      parts: traced.map(({ call, outcome }) => ({
+        functionResponse: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, response: outcome.response as Record<string, unknown> },
+      })),
+    });
+    steps.push({ calls: traced.map((t) => t.trace), usage: reply.usage });
+  }
+}
+
+function requestConfig(req: AgentRequest): GenerateContentConfig {
+  const config: GenerateContentConfig = {};
+  if (req.systemInstruction) config.systemInstruction = req.systemInstruction;
+  if (req.temperature !== undefined) config.temperature = req.temperature;
+  if (req.catalog.declarations.length > 0) {
+    config.tools = [{ functionDeclarations: req.catalog.declarations }];
+    config.toolConfig = { functionCallingConfig: { mode: req.functionCalling as any } };
+  }
+  return config;
+}
+
+async function callModel(req: AgentRequest, contents: Content[], base: GenerateContentConfig, step: number): Promise<ModelReply> {
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const abortSignal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  // Fresh copies per request: the SDK rewrites some config objects in place.
+  const params = { model: req.model, contents: [...contents], config: { ...base, abortSignal } };
+  try {
+    if (!req.stream) return replyOf(await req.client.models.generateContent(params));
+    const parts: Part[] = [];
+    let last: ModelReply = {};
+    let role: string | undefined;
+    for await (const chunk of await req.client.models.generateContentStream(params)) {
+      const reply = replyOf(chunk);
+      const chunkParts = reply.content?.parts ?? [];
+      role ??= reply.content?.role;
+      parts.push(...chunkParts);
+      const text = textOf(chunkParts);
+      if (text && req.onText) req.onText(text, step);
+      last = { ...last, ...definedOnly(reply) };
+    }
+    return { ...last, content: parts.length ? { role: role ?? 'model', parts } : undefined };
+  } catch (err) {
+    const cancelledByUs = req.signal?.aborted === true;
+    const timedOut = !cancelledByUs && timeout.aborted;
+    const e = timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err;
+    throw toGeminiError(e, { secrets: req.secrets, timeoutMs: req.timeoutMs, endpoint: req.endpoint });
+  }
+}
+
+function definedOnly(reply: ModelReply): Partial<ModelReply> {
+  const out: Partial<ModelReply> = {};
+  for (const [k, v] of Object.entries(reply)) if (v !== undefined && k !== 'content') (out as any)[k] = v;
+  return out;
+}
+
+function replyOf(r: GenerateContentResponse): ModelReply {
+  const candidate = r.candidates?.[0];
+  const blocked = !candidate && r.promptFeedback?.blockReason ? String(r.promptFeedback.blockReason) : undefined;
+  return {
+    content: candidate?.content,
+    finishReason: candidate?.finishReason ? String(candidate.finishReason) : undefined,
+    usage: r.usageMetadata ? pickUsage(r.usageMetadata) : undefined,
+    blocked,
+    modelVersion: r.modelVersion,
+  };
+}
+
+/** Text the person should read: text parts that are not thought summaries. */
+export function textOf(parts: Part[]): string {
+  return parts
+    .filter((p) => typeof p.text === 'string' && !p.thought)
+    .map((p) => p.text)
+    .join('');
+}
+
+async function runCall(req: AgentRequest, call: Omit<PreparedCall, 'route'>): Promise<{ call: Omit<PreparedCall, 'route'>; outcome: CallOutcome; trace: TraceCall }> {
+  const started = performance.now();
+  const route = req.catalog.routes.get(call.name);
+  let outcome: CallOutcome;
+  if (!route) {
+    const known = [...req.catalog.routes.keys()];
+    outcome = {
+      response: { error: `Unknown function "${call.name}". Available functions: ${known.length ? known.join(', ') : 'none'}` },
+      isError: true,
+    };
+  } else {
+    const problem = route.definition ? checkArguments(route.definition, call.args) : undefined;
+    if (problem) {
+      outcome = { response: { error: `Invalid arguments for ${call.name}: ${problem}` }, isError: true };
+    } else {
+      try {
+        outcome = await req.executor({ ...call, route }, req.signal ?? new AbortController().signal);
+      } catch (err) {
+        if (req.signal?.aborted) throw err;
+        outcome = outcomeFromError(err);
+      }
+    }
+  }
+  const result = 'error' in outcome.response ? outcome.response.error : outcome.response.output;
+  return {
+    call,
+    outcome,
+    trace: {
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      name: call.name,
+      server: route?.server,
+      tool: route?.tool,
+      args: call.args,
+      result,
+      isError: outcome.isError,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    },
+  };
+}
+
+function pendingTrace(catalog: ToolCatalog, name: string, args: Record<string, unknown>, id?: string): TraceCall {
+  const route = catalog.routes.get(name);
+  return { ...(id !== undefined ? { id } : {}), name, server: route?.server, tool: route?.tool, args, isError: false, durationMs: 0 };
+}
+
+function pickUsage(u: NonNullable<GenerateContentResponse['usageMetadata']>): Usage {
+  const out: Usage = {};
+  if (u.promptTokenCount !== undefined) out.promptTokenCount = u.promptTokenCount;
+  if (u.candidatesTokenCount !== undefined) out.candidatesTokenCount = u.candidatesTokenCount;
+  if (u.thoughtsTokenCount !== undefined) out.thoughtsTokenCount = u.thoughtsTokenCount;
+  if (u.totalTokenCount !== undefined) out.totalTokenCount = u.totalTokenCount;
+  return out;
+}
+
+function addUsage(total: Usage, u?: Usage): void {
+  if (!u) return;
+  for (const k of ['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount'] as const) {
+    if (u[k] !== undefined) total[k] = (total[k] ?? 0) + u[k]!;
+  }
+}

@@ -1,0 +1,32 @@
+// One place that builds the @google/genai client. The API version is always sent explicitly: the
+// SDK's default moved from v1beta (1.x/2.x) to v1 (3.x), and v1 has refused fields we send.
+import { GoogleGenAI } from '@google/genai';
+import { McpNodeError } from '../errors';
+
+export const DEFAULT_MODEL = 'gemini-flash-latest';
+export const DEFAULT_API_VERSION = 'v1beta';
+export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+export interface GeminiClientOptions {
+  apiKey: string;
+  baseUrl?: string;
+  apiVersion?: string;
+}
+
+/** The configured key, else GEMINI_API_KEY / GOOGLE_API_KEY from the environment (GOOGLE wins, as in the SDK). */
+export function resolveApiKey(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const key = (configured ?? '').trim() || env.GOOGLE_API_KEY || env.GEMINI_API_KEY || '';
+  if (!key) {
+    throw new McpNodeError('No Gemini API key: set it in the node, or GEMINI_API_KEY in the environment of Node-RED', 'no API key', 'GEMINI_NO_KEY');
+  }
+  return key;
+}
+
+export function createGeminiClient(options: GeminiClientOptions): GoogleGenAI {
+  const apiVersion = options.apiVersion || DEFAULT_API_VERSION;
+  return new GoogleGenAI({
+    apiKey: options.apiKey,
+    apiVersion,
+    httpOptions: { baseUrl: options.baseUrl || DEFAULT_BASE_URL, apiVersion },
+  });
+}

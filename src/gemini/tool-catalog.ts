@@ -1,0 +1,110 @@
+// Everything the model may call in one request: the tools of every configured mcp-server (filtered,
+// prefixed when there is more than one server) plus `msg.tools`, compiled into one Gemini Tool by the
+// schema compiler, and a route per declared name back to (server, MCP tool).
+import { minimatch } from 'minimatch';
+import { compileTools } from '../schema';
+import type { RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
+import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
+
+export interface ServerSource {
+  provider: ToolProvider;
+  include?: string[];
+  exclude?: string[];
+  /** Blank: none for a single server, the server's name otherwise. */
+  prefix?: string;
+  context?: RequestContext;
+}
+
+/** `msg.tools` as mcp-list-tools produces it: Gemini Tool(s) plus the `msg.mcp` that came with them. */
+export interface MessageTools {
+  tools: unknown;
+  names?: Record<string, string>;
+  server?: { id?: string; name?: string };
+  raw?: Tool[];
+  provider?: ToolProvider;
+}
+
+export function filterTools(tools: Tool[], include: string[] = [], exclude: string[] = []): Tool[] {
+  return tools.filter(
+    (t) => (include.length === 0 || include.some((p) => minimatch(t.name, p))) && !exclude.some((p) => minimatch(t.name, p)),
+  );
+}
+
+/** A short name-safe prefix from a server name: "Home Assistant" → "home_assistant_". */
+export function defaultPrefix(serverName: string): string {
+  const base = serverName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 20);
+  return (base || 'server') + '_';
+}
+
+export async function buildCatalog(sources: ServerSource[], extra: MessageTools[] = []): Promise<ToolCatalog> {
+  const catalog: ToolCatalog = { declarations: [], routes: new Map(), warnings: [] };
+  const lists = await Promise.all(sources.map((s) => s.provider.listTools({ context: s.context })));
+  const usedPrefixes = new Set<string>();
+  sources.forEach((source, i) => {
+    const identity = lists[i].server;
+    const serverName = identity.name || identity.id;
+    let prefix = source.prefix ?? '';
+    if (!prefix && sources.length > 1) {
+      prefix = defaultPrefix(serverName);
+      for (let n = 2; usedPrefixes.has(prefix); n++) prefix = defaultPrefix(serverName).replace(/_$/, `${n}_`);
+    }
+    usedPrefixes.add(prefix);
+    const tools = filterTools(lists[i].tools, source.include, source.exclude);
+    const compiled = compileTools(tools, 'gemini', { prefix });
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {
+      catalog.warnings.push(typeof w === 'string' ? w : `${serverName}: ${w.tool ?? ''} ${w.message ?? ''}`.trim());
+    }
+    add(catalog, declarationsOf(compiled.payload), (declared) => {
+      const mcpName = compiled.names[declared] ?? declared;
+      return {
+        declaredName: declared,
+        server: serverName,
+        serverId: identity.id,
+        tool: mcpName,
+        definition: byName.get(mcpName),
+        provider: source.provider,
+        context: source.context,
+      };
+    });
+  });
+  for (const m of extra) {
+    const serverName = m.server?.name || m.server?.id || 'msg.tools';
+    const rawByName = new Map((m.raw ?? []).map((t) => [t.name, t]));
+    add(catalog, declarationsOf(m.tools), (declared) => {
+      const mcpName = m.names?.[declared] ?? declared;
+      return {
+        declaredName: declared,
+        server: serverName,
+        serverId: m.server?.id,
+        tool: mcpName,
+        definition: rawByName.get(mcpName),
+        provider: m.provider,
+      };
+    });
+  }
+  return catalog;
+}
+
+/** Function declarations from a Tool, a Tool[] or a bare declaration array. */
+export function declarationsOf(tools: unknown): FunctionDeclaration[] {
+  const list = Array.isArray(tools) ? tools : tools ? [tools] : [];
+  const out: FunctionDeclaration[] = [];
+  for (const t of list) {
+    if (t && Array.isArray((t as any).functionDeclarations)) out.push(...(t as any).functionDeclarations);
+    else if (t && typeof (t as any).name === 'string') out.push(t as FunctionDeclaration);
+  }
+  return out;
+}
+
+function add(catalog: ToolCatalog, declarations: FunctionDeclaration[], route: (declared: string) => ToolRoute): void {
+  for (const d of declarations) {
+    const name = d.name ?? '';
+    if (catalog.routes.has(name)) {
+      catalog.warnings.push(`Duplicate function name ${name}: kept the one from ${catalog.routes.get(name)!.server}`);
+      continue;
+    }
+    catalog.routes.set(name, route(name));
+    catalog.declarations.push(d);
+  }
+}

@@ -1,0 +1,60 @@
+// Turns what the SDK, fetch and spawn throw into errors that name the server and the cause
+// ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
+import { McpNodeError, errorMessage, rootCause } from '../errors';
+import { SdkError, SdkHttpError } from './sdk';
+
+export function httpStatusOf(err: unknown): number | undefined {
+  if (err instanceof SdkHttpError) return err.status;
+  const e = err as { status?: unknown; code?: unknown; data?: { status?: unknown } };
+  if (typeof e?.data?.status === 'number') return e.data.status;
+  if (typeof e?.status === 'number') return e.status;
+  return undefined;
+}
+
+/**
+ * An expired session: the spec says 404; server-everything and others answer 400 naming the
+ * session ("Bad Request: No valid session ID provided"). Only meaningful when a session id was sent.
+ */
+export function isSessionExpired(err: unknown): boolean {
+  const status = httpStatusOf(err);
+  if (status === 404) return true;
+  if (status === 400 && /session/i.test(errorMessage(err))) return true;
+  return false;
+}
+
+/** The server vanished under us (connection refused/reset, transport closed). */
+export function isConnectionLost(err: unknown): boolean {
+  const cause = rootCause(err);
+  if (/^E(CONNREFUSED|CONNRESET|PIPE|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(cause)) return true;
+  if (err instanceof SdkError && (err.code === 'CONNECTION_CLOSED' || err.code === 'NOT_CONNECTED' || err.code === 'SEND_FAILED')) return true;
+  return /fetch failed|socket hang up|other side closed|terminated/i.test(errorMessage(err));
+}
+
+export function isTimeout(err: unknown): boolean {
+  return (err instanceof SdkError && err.code === 'REQUEST_TIMEOUT') || /timed out/i.test(errorMessage(err));
+}
+
+/** Describe a failure to reach or talk to `where` in one sentence a person can act on. */
+export function connectionError(where: string, err: unknown, timeoutMs: number): McpNodeError {
+  if (err instanceof McpNodeError) return err;
+  const status = httpStatusOf(err);
+  if (status === 401 || status === 403) {
+    const text = status === 401 ? '401 Unauthorized' : '403 Forbidden';
+    return new McpNodeError(`${where}: ${text} (check the access token)`, text, 'UNAUTHORIZED', { status });
+  }
+  if (status !== undefined) {
+    return new McpNodeError(`${where}: HTTP ${status} ${errorMessage(err)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
+  }
+  if (isTimeout(err)) {
+    return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
+  }
+  const cause = rootCause(err);
+  const code = /^E[A-Z]+$/.test(cause) ? cause : undefined;
+  if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (command not found)`, 'spawn ENOENT', code);
+  if (code) return new McpNodeError(`${where}: ${code}`, code, code);
+  return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err)), 'CONNECTION_ERROR');
+}
+
+function shorten(s: string): string {
+  return s.length > 32 ? s.slice(0, 29) + '...' : s;
+}

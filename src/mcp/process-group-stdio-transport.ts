@@ -1,0 +1,146 @@
+// stdio MCP transport whose child runs in its own process group. The SDK's StdioClientTransport
+// signals only the direct child, so servers started through `npx`, `uvx` or `sh -c` leave their
+// real server orphaned (typescript-sdk#2023). Here close() ends stdin, then signals the whole
+// group (SIGTERM, then SIGKILL), so nothing the node started outlives it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage, getDefaultEnvironment, type JSONRPCMessage, type Transport } from './sdk';
+
+export interface ProcessGroupStdioOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Each stderr line of the child (servers log there). */
+  onStderrLine?: (line: string) => void;
+  /** How long to wait after closing stdin before signalling, and between SIGTERM and SIGKILL. */
+  graceMs?: number;
+}
+
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private readonly readBuffer = new ReadBuffer();
+  private exited?: Promise<void>;
+  private closing = false;
+
+  constructor(private readonly options: ProcessGroupStdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('ProcessGroupStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const { command, args = [], cwd, env } = this.options;
+      const child = spawn(command, args, {
+        cwd,
+        env: { ...getDefaultEnvironment(), ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32', // own process group: -pid reaches grandchildren
+        windowsHide: true,
+      });
+      this.child = child;
+      this.exited = new Promise((r) => child.once('exit', () => r()));
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const e = new Error(`cannot start "${command}": ${err.code ?? err.message}`, { cause: err });
+        (e as any).code = err.code;
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdout!.on('data', (chunk: Buffer) => {
+        this.readBuffer.append(chunk);
+        this.drain();
+      });
+      child.stdout!.on('error', (err) => this.onerror?.(err));
+      child.stdin!.on('error', (err) => {
+        if (!this.closing) this.onerror?.(err);
+      });
+      let pending = '';
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (text: string) => {
+        pending += text;
+        let i: number;
+        while ((i = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, i).replace(/\r$/, '');
+          pending = pending.slice(i + 1);
+          if (line) this.options.onStderrLine?.(line);
+        }
+      });
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (err) {
+        this.onerror?.(err as Error); // a non-JSON stdout line: report and keep reading
+        continue;
+      }
+      if (!message) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return reject(new Error('stdio server is not running'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const child = this.child;
+    if (!child || child.pid === undefined) return;
+    const pid = child.pid;
+    const grace = this.options.graceMs ?? 2000;
+    child.stdin?.end();
+    await Promise.race([this.exited, delay(Math.min(grace, 500))]);
+    // Even when the direct child exited on EOF, members of its group (grandchildren) may remain.
+    signalGroup(pid, 'SIGTERM');
+    if (!(await waitGroupGone(pid, grace))) signalGroup(pid, 'SIGKILL');
+    await waitGroupGone(pid, grace);
+    this.readBuffer.clear();
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+  } catch {
+    /* ESRCH: the group is already gone */
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGroupGone(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!groupAlive(pid)) return true;
+    await delay(25);
+  }
+  return !groupAlive(pid);
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());

@@ -1,0 +1,322 @@
+// One long-lived, self-healing MCP client session per server (stdio, Streamable HTTP, legacy SSE),
+// shared by every node that points at the same mcp-server config node.
+// - connects lazily on first use; concurrent first uses share one connect
+// - Streamable HTTP falls back to HTTP+SSE when the first POST gets 400/404/405 (spec back-compat)
+// - an expired session (404, or 400 naming the session) is re-initialized once and the request retried
+// - after the server goes away it reconnects in the background, 1 s doubling to 30 s
+// - the tool list is cached per session and refreshed on tools/list_changed and on reconnect
+import { McpNodeError, errorMessage, rootCause } from '../errors';
+import { connectionError, httpStatusOf, isSessionExpired } from './connection-errors';
+import { listAllTools } from './list-all-tools';
+import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
+import { describeEndpoint, type McpServerSettings } from './settings';
+import type {
+  CallToolOptions,
+  CallToolResult,
+  ListToolsOptions,
+  ListToolsResult,
+  ProviderState,
+  ServerIdentity,
+  ToolProvider,
+} from './tool-provider';
+import { createTransport } from './transport-factory';
+import { CLIENT_INFO } from './client-info';
+
+export interface SessionLogger {
+  debug(message: string): void;
+  warn(message: string): void;
+}
+
+const silentLogger: SessionLogger = { debug() {}, warn() {} };
+const MIN_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30000;
+
+interface Connection {
+  client: Client;
+  kind: 'http' | 'sse' | 'stdio';
+  protocolVersion?: string;
+  serverInfo?: Implementation;
+}
+
+export class McpSession implements ToolProvider {
+  readonly where: string;
+  private conn?: Connection;
+  private connecting?: Promise<Connection>;
+  private cached?: { tools: Tool[]; pages: number };
+  private listing?: Promise<{ tools: Tool[]; pages: number }>;
+  private current: ProviderState = { kind: 'idle' };
+  private readonly listeners = new Set<(s: ProviderState) => void>();
+  private closed = false;
+  private used = false;
+  private backoffMs = MIN_BACKOFF_MS;
+  private reconnectTimer?: NodeJS.Timeout;
+  private refreshTimer?: NodeJS.Timeout;
+
+  constructor(
+    readonly settings: McpServerSettings,
+    private readonly log: SessionLogger = silentLogger,
+  ) {
+    this.where = describeEndpoint(settings);
+  }
+
+  identity(): ServerIdentity {
+    const info = this.conn?.serverInfo;
+    return {
+      id: this.settings.id,
+      name: this.settings.name || info?.name || this.where,
+      protocolVersion: this.conn?.protocolVersion,
+      serverInfo: info ? { name: info.name, version: info.version, title: (info as { title?: string }).title } : undefined,
+    };
+  }
+
+  state(): ProviderState {
+    return this.current;
+  }
+
+  onStateChange(listener: (s: ProviderState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The transport actually in use ("sse" after a Streamable HTTP fallback). */
+  get activeTransport(): string | undefined {
+    return this.conn?.kind;
+  }
+
+  async listTools(options: ListToolsOptions = {}): Promise<ListToolsResult> {
+    if (!options.refresh && this.cached && this.conn) return { ...this.cached, tools: [...this.cached.tools], server: this.identity() };
+    const listed = await this.refreshTools(options.timeoutMs);
+    return { tools: [...listed.tools], pages: listed.pages, server: this.identity() };
+  }
+
+  async findTool(name: string): Promise<Tool | undefined> {
+    const { tools } = await this.listTools();
+    return tools.find((t) => t.name === name);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const timeout = options.timeoutMs ?? this.settings.timeoutMs;
+    try {
+      return await this.withConnection(async (c) =>
+        (await c.client.callTool(
+          { name, arguments: args },
+          {
+            timeout,
+            resetTimeoutOnProgress: true,
+            // Progress keeps a call alive, but not forever.
+            maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+            signal: options.signal,
+            onprogress: options.onProgress ? (p) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+          },
+        )) as CallToolResult,
+      );
+    } catch (err) {
+      if (options.signal?.aborted) throw new McpNodeError(`${this.where}: call to "${name}" cancelled`, 'cancelled', 'CANCELLED');
+      throw this.requestError(`tools/call "${name}"`, err, timeout);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.refreshTimer);
+    const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
+    this.conn = undefined;
+    if (conn) await closeQuietly(conn);
+    this.setState({ kind: 'idle' });
+  }
+
+  // ---- connection management -------------------------------------------------------------
+
+  private async refreshTools(timeoutMs?: number): Promise<{ tools: Tool[]; pages: number }> {
+    if (!this.listing) {
+      const timeout = timeoutMs ?? this.settings.timeoutMs;
+      this.listing = this.withConnection((c) =>
+        listAllTools(async (cursor) => {
+          const page = await c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout });
+          return page as { tools: Tool[]; nextCursor?: string };
+        }, this.where),
+      )
+        .then((listed) => {
+          this.cached = listed;
+          this.setState({ kind: 'ready', toolCount: listed.tools.length });
+          return listed;
+        })
+        .catch((err) => {
+          const e = this.requestError('tools/list', err, timeout);
+          this.setState({ kind: 'error', reason: e.status });
+          throw e;
+        })
+        .finally(() => {
+          this.listing = undefined;
+        });
+    }
+    return this.listing;
+  }
+
+  /** Runs `op` on the live connection; an expired or refused session is re-opened once and retried. */
+  private async withConnection<T>(op: (c: Connection) => Promise<T>): Promise<T> {
+    const conn = await this.connection();
+    try {
+      return await op(conn);
+    } catch (err) {
+      if (!this.worthReconnecting(conn, err)) throw err;
+      this.log.debug(`${this.where}: session lost (${errorMessage(err)}); re-initializing once`);
+      this.drop(conn);
+      return op(await this.connection());
+    }
+  }
+
+  /** Retry only where the request cannot have run: expired session, refused connection, no transport. */
+  private worthReconnecting(conn: Connection, err: unknown): boolean {
+    if (this.closed) return false;
+    if (conn.kind !== 'stdio' && isSessionExpired(err)) return true;
+    if (rootCause(err) === 'ECONNREFUSED') return true;
+    return (err as { code?: string })?.code === 'NOT_CONNECTED';
+  }
+
+  private connection(): Promise<Connection> {
+    if (this.closed) return Promise.reject(new McpNodeError(`${this.where}: the server config node was closed`, 'closed', 'CLOSED'));
+    if (this.conn) return Promise.resolve(this.conn);
+    if (!this.connecting) {
+      this.used = true;
+      this.setState({ kind: 'connecting' });
+      this.connecting = this.open()
+        .then(async (conn) => {
+          if (this.closed) {
+            await closeQuietly(conn);
+            throw new McpNodeError(`${this.where}: the server config node was closed`, 'closed', 'CLOSED');
+          }
+          this.conn = conn;
+          this.backoffMs = MIN_BACKOFF_MS;
+          this.cached = undefined;
+          this.setState({ kind: 'connecting' });
+          return conn;
+        })
+        .catch((err) => {
+          const e = connectionError(this.where, err, this.settings.timeoutMs);
+          this.setState({ kind: 'error', reason: e.status });
+          this.scheduleReconnect();
+          throw e;
+        })
+        .finally(() => {
+          this.connecting = undefined;
+        });
+    }
+    return this.connecting;
+  }
+
+  private async open(): Promise<Connection> {
+    const kind = this.settings.transport;
+    if (kind === 'esp32') throw new Error('esp32 servers are served by the esp32-mcp-in node, not by McpSession');
+    if (kind !== 'http') return this.openWith(kind);
+    try {
+      return await this.openWith('http');
+    } catch (err) {
+      const status = httpStatusOf(err);
+      if (status !== 400 && status !== 404 && status !== 405) throw err;
+      this.log.debug(`${this.where}: Streamable HTTP answered ${status}; trying legacy HTTP+SSE`);
+      try {
+        return await this.openWith('sse');
+      } catch {
+        throw err; // the Streamable HTTP failure says more than the fallback's
+      }
+    }
+  }
+
+  private async openWith(kind: 'http' | 'sse' | 'stdio'): Promise<Connection> {
+    const transport = createTransport(this.settings, kind, {
+      onStderrLine: (line) => this.log.debug(`[${this.settings.name || this.settings.command}] ${line}`),
+    });
+    const client = new Client(CLIENT_INFO, { capabilities: {}, ...versionOptions(this.settings.protocolVersion) });
+    const conn: Connection = { client, kind };
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
+    client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);
+    client.onclose = () => this.onClosed(conn);
+    try {
+      await client.connect(transport, { timeout: this.settings.timeoutMs });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+    conn.protocolVersion = client.getNegotiatedProtocolVersion();
+    conn.serverInfo = client.getServerVersion();
+    return conn;
+  }
+
+  private onToolsChanged(conn: Connection): void {
+    if (conn !== this.conn) return;
+    this.cached = undefined;
+    // Servers often send a burst (server-everything: several at startup); refresh once after it.
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTools().catch((err) => this.log.debug(`${this.where}: tool refresh failed: ${errorMessage(err)}`));
+    }, 100);
+    this.refreshTimer.unref?.();
+  }
+
+  private onClosed(conn: Connection): void {
+    if (conn !== this.conn) return;
+    this.conn = undefined;
+    this.cached = undefined;
+    if (this.closed) return;
+    this.log.warn(`${this.where}: connection closed; reconnecting`);
+    this.setState({ kind: 'error', reason: 'disconnected' });
+    this.scheduleReconnect();
+  }
+
+  private drop(conn: Connection): void {
+    if (this.conn === conn) this.conn = undefined;
+    this.cached = undefined;
+    void closeQuietly(conn);
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || !this.used || this.reconnectTimer) return;
+    const wait = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closed || this.conn) return;
+      this.refreshTools().catch(() => undefined); // connection() reschedules on failure
+    }, wait);
+    this.reconnectTimer.unref?.();
+  }
+
+  private requestError(what: string, err: unknown, timeoutMs: number): McpNodeError {
+    if (err instanceof McpNodeError) return err;
+    if (err instanceof ProtocolError) {
+      return new McpNodeError(`${this.where}: ${what} failed: ${errorMessage(err)}`, shortReason(errorMessage(err)), 'PROTOCOL_ERROR', {
+        code: (err as { code?: unknown }).code,
+      });
+    }
+    return connectionError(this.where, err, timeoutMs);
+  }
+
+  private setState(s: ProviderState): void {
+    this.current = s;
+    for (const l of this.listeners) l(s);
+  }
+}
+
+/** "auto" probes server/discover and falls back to initialize; a pinned 2025-era revision is offered alone. */
+function versionOptions(pinned: string): Record<string, unknown> {
+  if (!pinned || pinned === 'auto') return { versionNegotiation: { mode: 'auto' } };
+  if ((SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(pinned) && pinned < '2026') {
+    return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [pinned] };
+  }
+  return { versionNegotiation: { mode: { pin: pinned } } };
+}
+
+async function closeQuietly(conn: Connection): Promise<void> {
+  try {
+    await conn.client.close();
+  } catch {
+    /* already gone */
+  }
+}
+
+function shortReason(s: string): string {
+  const m = s.replace(/^MCP error -?\d+:\s*/, '');
+  return m.length > 32 ? m.slice(0, 29) + '...' : m;
+}

@@ -1,0 +1,110 @@
+// The mcp-server settings as the engine sees them: flow JSON normalised (defaults applied, numbers
+// parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
+import { expandEnv, expandEnvDeep } from '../env-expand';
+
+export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
+
+export interface McpServerSettings {
+  id: string;
+  name: string;
+  transport: TransportKind;
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  listener?: string;
+  deviceId?: string;
+  /** Milliseconds per request. */
+  timeoutMs: number;
+  /** "auto" or a pinned revision such as "2025-06-18" or "2026-07-28". */
+  protocolVersion: string;
+  /** Bearer token; never logged, never put into a message. */
+  token?: string;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+const TRANSPORTS: TransportKind[] = ['http', 'sse', 'stdio', 'esp32'];
+
+export interface RawServerConfig {
+  id?: string;
+  name?: unknown;
+  transport?: unknown;
+  url?: unknown;
+  headers?: unknown;
+  command?: unknown;
+  args?: unknown;
+  cwd?: unknown;
+  env?: unknown;
+  listener?: unknown;
+  deviceId?: unknown;
+  timeout?: unknown;
+  protocolVersion?: unknown;
+}
+
+/** Throws a plain Error naming the bad setting; the node turns it into a red status. */
+export function normalizeSettings(raw: RawServerConfig, token?: string, env: NodeJS.ProcessEnv = process.env): McpServerSettings {
+  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  const transport = (str(raw.transport) || 'http') as TransportKind;
+  if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
+  const timeoutSeconds = raw.timeout === undefined || raw.timeout === '' ? DEFAULT_TIMEOUT_SECONDS : Number(raw.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new Error(`timeout must be a positive number of seconds (got "${String(raw.timeout)}")`);
+  const settings: McpServerSettings = {
+    id: raw.id ?? 'mcp-server',
+    name: str(raw.name),
+    transport,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    protocolVersion: str(raw.protocolVersion) || 'auto',
+    token: token ? expandEnv(token, env) : undefined,
+  };
+  if (transport === 'http' || transport === 'sse') {
+    settings.url = str(raw.url);
+    if (!settings.url) throw new Error('url is required for the http and sse transports');
+    try {
+      new URL(settings.url);
+    } catch {
+      throw new Error(`url "${settings.url}" is not a valid URL`);
+    }
+    settings.headers = stringRecord(expandEnvDeep(parseJsonish(raw.headers, 'headers'), env), 'headers');
+  } else if (transport === 'stdio') {
+    settings.command = str(raw.command);
+    if (!settings.command) throw new Error('command is required for the stdio transport');
+    const args = expandEnvDeep(parseJsonish(raw.args, 'args') ?? [], env);
+    if (!Array.isArray(args)) throw new Error('args must be an array of strings');
+    settings.args = args.map(String);
+    settings.cwd = str(raw.cwd) || undefined;
+    settings.env = stringRecord(expandEnvDeep(parseJsonish(raw.env, 'env'), env), 'env');
+  } else {
+    settings.listener = str(raw.listener);
+    settings.deviceId = str(raw.deviceId).toLowerCase() || undefined;
+    if (!settings.listener) throw new Error('listener (an esp32-mcp-in node) is required for the esp32 transport');
+  }
+  return settings;
+}
+
+/** The editor stores objects/arrays as JSON text; flow JSON written by hand uses real values. */
+function parseJsonish(v: unknown, what: string): unknown {
+  if (typeof v !== 'string') return v;
+  if (v.trim() === '') return undefined;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new Error(`${what} must be JSON (got ${JSON.stringify(v.slice(0, 40))})`);
+  }
+}
+
+function stringRecord(v: unknown, what: string): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error(`${what} must be an object of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) out[k] = String(val);
+  return out;
+}
+
+/** What to call the server in errors and status: the URL or the command line, never a token. */
+export function describeEndpoint(s: McpServerSettings): string {
+  if (s.transport === 'stdio') return [s.command, ...(s.args ?? [])].join(' ');
+  if (s.transport === 'esp32') return `esp32 device ${s.deviceId ?? '(any)'}`;
+  return s.url ?? '';
+}

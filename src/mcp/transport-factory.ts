@@ -1,0 +1,35 @@
+// Builds the SDK transport for a server's settings. The bearer token and extra headers go on every
+// HTTP request, the legacy SSE GET included (the SSE transport applies requestInit headers there).
+import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './sdk';
+import type { McpServerSettings } from './settings';
+
+export interface TransportHooks {
+  onStderrLine?: (line: string) => void;
+}
+
+export function httpHeaders(s: McpServerSettings): Record<string, string> {
+  const headers: Record<string, string> = { ...(s.headers ?? {}) };
+  if (s.token) headers.Authorization = `Bearer ${s.token}`;
+  return headers;
+}
+
+export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'stdio', hooks: TransportHooks = {}): Transport {
+  if (kind === 'stdio') {
+    return new ProcessGroupStdioTransport({
+      command: s.command!,
+      args: s.args,
+      cwd: s.cwd,
+      env: s.env,
+      onStderrLine: hooks.onStderrLine,
+    });
+  }
+  const url = new URL(s.url!);
+  const requestInit: RequestInit = { headers: httpHeaders(s) };
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
+  return new StreamableHTTPClientTransport(url, {
+    requestInit,
+    // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
+    reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+  });
+}

@@ -1,0 +1,152 @@
+// The light clean-up every JSON-Schema target gets (Gemini `parametersJsonSchema`, OpenAI, Anthropic):
+// a deep copy with same-document `$ref`s inlined, vendor `x-*` keys and the root `$schema` dropped and
+// an object root with `properties`. Everything else is kept as written: these targets take JSON Schema.
+import { childPath, indexPath } from './json-path';
+import { copyJson, isObject, type JsonObject, type Warn } from './types';
+
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = new Set([
+  'items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else',
+  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+]);
+/** Keywords whose value is an array of schemas. */
+const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+/** Keywords whose value maps names to schemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+/** Only meaningful for resolving references, which we have done; duplicated `$id`s would even break validators. */
+const DROPPED_AFTER_INLINING = new Set(['$defs', 'definitions', '$id', '$anchor', '$dynamicAnchor', '$recursiveAnchor']);
+const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];
+
+interface Walk {
+  root: unknown;
+  warn: Warn;
+  /** References being expanded on the current branch, to cut recursion. */
+  refStack: string[];
+  recursive: boolean;
+  /** Schemas inlined so far: a budget against exponential blow-up of shared definitions. */
+  inlined: number;
+}
+
+const MAX_INLINED = 5000;
+
+export interface CleanResult {
+  schema: JsonObject;
+  /** True when a recursive reference had to be cut. */
+  recursive: boolean;
+}
+
+function decodePointerToken(token: string): string {
+  return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Resolves "#", "#/$defs/x", "#/properties/a/items" against the document root. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const token = decodePointerToken(raw);
+    if (Array.isArray(node)) node = node[Number(token)];
+    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+function simpleType(schema: unknown): string | undefined {
+  return isObject(schema) && typeof schema.type === 'string' ? schema.type : undefined;
+}
+
+function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
+  if (!isObject(schema)) return typeof schema === 'boolean' ? schema : {};
+  const refKey = REF_KEYWORDS.find((k) => typeof schema[k] === 'string');
+  if (refKey) return inlineReference(schema, refKey, path, walk);
+  const out: JsonObject = {};
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) continue;
+    if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
+      const keyPath = childPath(path, key);
+      out[key] = value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk));
+    } else if (SCHEMA_KEYWORDS.has(key) && (isObject(value) || typeof value === 'boolean')) {
+      out[key] = typeof value === 'boolean' ? value : cleanSchema(value, childPath(path, key), walk);
+    } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
+      const keyPath = childPath(path, key);
+      const map: JsonObject = {};
+      for (const name of Object.keys(value)) {
+        const member = value[name];
+        // `dependencies` mixes schemas with arrays of property names.
+        map[name] = Array.isArray(member) ? copyJson(member) : cleanSchema(member, childPath(keyPath, name), walk);
+      }
+      out[key] = map;
+    } else {
+      out[key] = copyJson(value);
+    }
+  }
+  return out;
+}
+
+function inlineReference(schema: JsonObject, refKey: string, path: string, walk: Walk): unknown {
+  const ref = schema[refKey] as string;
+  const siblings: JsonObject = {};
+  let hasSiblings = false;
+  for (const key of Object.keys(schema)) {
+    if (key === refKey) continue;
+    siblings[key] = schema[key];
+    hasSiblings = true;
+  }
+  const refPath = childPath(path, refKey);
+  const target = resolvePointer(walk.root, ref);
+  let inlined: unknown;
+  if (target === undefined) {
+    walk.warn(refPath, `reference "${ref}" cannot be resolved inside this schema; replaced by an open schema`);
+    inlined = { description: `Schema reference ${ref} (not resolvable here)` };
+  } else if (walk.inlined >= MAX_INLINED) {
+    walk.warn(refPath, `reference "${ref}" not inlined: the schema expands to more than ${MAX_INLINED} references`);
+    inlined = { description: `Schema reference ${ref} (too large to inline)` };
+  } else if (walk.refStack.includes(ref)) {
+    walk.recursive = true;
+    walk.warn(refPath, `recursive reference "${ref}" cut after one level; the deeper level accepts any value of the same type`);
+    const type = simpleType(target);
+    inlined = { ...(type ? { type } : {}), description: `Recursive: same structure as ${ref}` };
+  } else {
+    walk.inlined++;
+    walk.refStack.push(ref);
+    inlined = cleanSchema(target, path, walk);
+    walk.refStack.pop();
+  }
+  if (!hasSiblings) return inlined;
+  const cleanedSiblings = cleanSchema(siblings, path, walk) as JsonObject;
+  // Annotations next to a $ref describe the use site: they win over the target's.
+  const annotationsOnly = Object.keys(cleanedSiblings).every((k) => ANNOTATIONS.has(k));
+  if (annotationsOnly && isObject(inlined)) return { ...inlined, ...cleanedSiblings };
+  return { ...cleanedSiblings, allOf: [inlined] };
+}
+
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+
+/** Guarantees `type: "object"` and `properties` at the root, the one shape every provider takes. */
+function objectRoot(schema: unknown, warn: Warn): JsonObject {
+  if (!isObject(schema)) {
+    if (schema !== true && schema !== undefined) warn('$', 'input schema is not an object schema; replaced by an empty object schema');
+    return { type: 'object', properties: {} };
+  }
+  const out: JsonObject = { ...schema };
+  const type = out.type;
+  if (type !== 'object') {
+    if (type !== undefined && !(Array.isArray(type) && type.includes('object'))) {
+      warn('$.type', `root type ${JSON.stringify(type)} is not "object"; tool arguments are always an object`);
+    }
+    out.type = 'object';
+  }
+  if (!isObject(out.properties)) out.properties = {};
+  return out;
+}
+
+export function cleanJsonSchema(inputSchema: unknown, warn: Warn): CleanResult {
+  const walk: Walk = { root: inputSchema, warn, refStack: [], recursive: false, inlined: 0 };
+  const cleaned = cleanSchema(inputSchema, '$', walk);
+  const schema = objectRoot(cleaned, warn);
+  delete schema.$schema;
+  return { schema, recursive: walk.recursive };
+}
