@@ -1,0 +1,55 @@
+// Shapes a tools/call result into msg.payload as the node's `output` setting asks, and lifts
+// image/audio content out as Buffers so flows can save or play them without base64 handling.
+import type { CallToolResult } from './sdk';
+
+export type OutputMode = 'auto' | 'content' | 'text';
+
+export interface ToolFile {
+  mimeType: string;
+  data: Buffer;
+}
+
+export function resultPayload(result: CallToolResult, mode: OutputMode): unknown {
+  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  const texts = content.filter((c) => c.type === 'text').map((c) => c.text ?? '');
+  if (mode === 'content') return content;
+  if (mode === 'text') return texts.join('\n');
+  // auto: structuredContent, else a single text item parsed as JSON, else text, else the content array
+  if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
+  if (content.length === 1 && texts.length === 1) {
+    const parsed = tryJson(texts[0]);
+    return parsed === undefined ? texts[0] : parsed;
+  }
+  if (texts.length > 0 && texts.length === content.length) return texts.join('\n');
+  return content;
+}
+
+export function resultFiles(result: CallToolResult): ToolFile[] {
+  const files: ToolFile[] = [];
+  for (const c of (result.content ?? []) as Array<Record<string, any>>) {
+    if ((c.type === 'image' || c.type === 'audio') && typeof c.data === 'string') {
+      files.push({ mimeType: c.mimeType, data: Buffer.from(c.data, 'base64') });
+    } else if (c.type === 'resource' && typeof c.resource?.blob === 'string') {
+      files.push({ mimeType: c.resource.mimeType ?? 'application/octet-stream', data: Buffer.from(c.resource.blob, 'base64') });
+    }
+  }
+  return files;
+}
+
+/** The text a tool error carries, for error messages and for the model. */
+export function resultText(result: CallToolResult): string {
+  return ((result.content ?? []) as Array<{ type: string; text?: string }>)
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('\n');
+}
+
+function tryJson(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
