@@ -1,0 +1,240 @@
+// A stand-in for Home Assistant's `mcp_server` Streamable HTTP endpoint, built on plain node:http
+// because what matters is HA's exact wire behaviour (reference home-assistant-mcp.md §0–§3 and
+// fixtures/tools-call-examples.json "http"), which an SDK server would not reproduce:
+// stateless (no Mcp-Session-Id), one JSON body per POST and never SSE, bearer auth answered with
+// aiohttp's "401: Unauthorized", 400 when Accept lacks application/json, 405 for GET, 202 for
+// notifications, -32601 for unknown methods. Every request is recorded so a test can prove, for
+// example, that a call rejected by our client never reached the server.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  haAssistPromptResult,
+  haInitializeResult,
+  haPromptsListResult,
+  haResourcesListResult,
+  haTools,
+  type JsonRpcRequestLike,
+} from './fixtures';
+import { pythonJsonDumps } from './python-json';
+import { answerToolCall } from './tool-calls';
+
+export const DEFAULT_HA_TOKEN = 'ha-stand-in-long-lived-access-token';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The body parsed as JSON, when it was JSON. */
+  json?: unknown;
+  /** The JSON-RPC method, when the body was a JSON-RPC message with one. */
+  rpcMethod?: string;
+  /** HTTP status the stand-in answered with. */
+  status?: number;
+}
+
+export interface HomeAssistantOptions {
+  /** The long-lived access token to accept (default DEFAULT_HA_TOKEN). */
+  token?: string;
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  port?: number;
+}
+
+export interface HomeAssistantStandIn {
+  /** http://127.0.0.1:PORT/api/mcp */
+  url: string;
+  token: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const SUPPORTED_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const LATEST_VERSION = '2025-11-25';
+const KNOWN_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+const EXPOSED_ENTITIES_URI = 'homeassistant://assist/exposed-entities';
+
+export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promise<HomeAssistantStandIn> {
+  const token = opts.token ?? DEFAULT_HA_TOKEN;
+  const requests: RecordedRequest[] = [];
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const record: RecordedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(record);
+      res.on('finish', () => (record.status = res.statusCode));
+      handle(req, res, record, token, origin);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: `${origin}/api/mcp`,
+    token,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, token: string, origin: string): void {
+  const path = (req.url ?? '/').split('?')[0];
+
+  if (path === '/.well-known/oauth-protected-resource' && req.method === 'GET') {
+    // RFC 9728 document HA serves since 2026.4 (core PR #166213); no auth needed.
+    const doc = { resource: origin, authorization_servers: [origin], resource_documentation: 'https://www.home-assistant.io/integrations/mcp_server/' };
+    sendJson(res, 200, doc);
+    return;
+  }
+  const apiMatch = /^\/api\/mcp(?:\/([^/]+))?$/.exec(path);
+  if (!apiMatch) {
+    sendText(res, 404, '404: Not Found');
+    return;
+  }
+  // Newest HA registers only a POST handler, so aiohttp's router answers every other method with
+  // 405 before auth is looked at.
+  if (req.method !== 'POST') {
+    sendText(res, 405, '405: Method Not Allowed', { Allow: 'POST' });
+    return;
+  }
+  if (req.headers.authorization !== `Bearer ${token}`) {
+    sendText(res, 401, '401: Unauthorized', {
+      'WWW-Authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
+    });
+    return;
+  }
+  const apiId = apiMatch[1];
+  if (apiId !== undefined && apiId !== 'assist') {
+    sendText(res, 404, `Unknown LLM API '${decodeURIComponent(apiId)}'`);
+    return;
+  }
+  if (!(req.headers.accept ?? '').includes('application/json')) {
+    sendText(res, 400, 'Client must accept application/json');
+    return;
+  }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType !== 'application/json') {
+    sendText(res, 400, 'Content-Type must be application/json');
+    return;
+  }
+
+  const message = parseJsonRpc(record);
+  if (!message) {
+    sendText(res, 400, 'Request must be a JSON-RPC message');
+    return;
+  }
+  if (!('method' in message) || message.id === undefined) {
+    // Notifications and responses: accepted, nothing to say.
+    res.writeHead(202, { 'Content-Length': '0' });
+    res.end();
+    return;
+  }
+  sendJson(res, 200, { jsonrpc: '2.0', id: message.id, ...answer(message) });
+}
+
+type RpcOutcome = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
+function answer(request: JsonRpcRequestLike): RpcOutcome {
+  const params = request.params ?? {};
+  if (!KNOWN_METHODS.has(request.method)) {
+    return { error: { code: -32601, message: 'Method not found', data: request.method } };
+  }
+  switch (request.method) {
+    case 'initialize': {
+      const asked = params.protocolVersion;
+      const protocolVersion = typeof asked === 'string' && SUPPORTED_VERSIONS.includes(asked) ? asked : LATEST_VERSION;
+      return { result: { ...haInitializeResult, protocolVersion } };
+    }
+    case 'ping':
+      return { result: {} };
+    case 'tools/list':
+      return { result: { tools: haTools } };
+    case 'tools/call': {
+      const { name, arguments: args } = params;
+      const argsOk = args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args));
+      if (typeof name !== 'string' || !argsOk) return invalidParams();
+      return { result: answerToolCall(name, (args ?? {}) as Record<string, unknown>) };
+    }
+    case 'prompts/list':
+      return { result: haPromptsListResult };
+    case 'prompts/get':
+      if (params.name === 'Assist') return { result: haAssistPromptResult };
+      return { error: { code: 0, message: `Unknown prompt: ${String(params.name)}` } };
+    case 'resources/list':
+      return { result: haResourcesListResult };
+    case 'resources/templates/list':
+      return { result: { resourceTemplates: [] } };
+    case 'resources/read':
+      if (params.uri === EXPOSED_ENTITIES_URI) {
+        const text = 'assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: \'off\'\n  areas: Kitchen\n';
+        return { result: { contents: [{ uri: EXPOSED_ENTITIES_URI, mimeType: 'text/yaml', text }] } };
+      }
+      return { error: { code: 0, message: `Unknown resource: ${String(params.uri)}` } };
+    default:
+      return invalidParams();
+  }
+}
+
+function invalidParams(): RpcOutcome {
+  return { error: { code: -32602, message: 'Invalid request parameters', data: '' } };
+}
+
+/** One JSON-RPC message (request, notification or response); batches and junk are refused. */
+function parseJsonRpc(record: RecordedRequest): (JsonRpcRequestLike | { jsonrpc: '2.0'; id: string | number }) | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(record.body);
+  } catch {
+    return undefined;
+  }
+  record.json = parsed;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const msg = parsed as Record<string, unknown>;
+  if (msg.jsonrpc !== '2.0') return undefined;
+  const idOk = msg.id === undefined || typeof msg.id === 'string' || typeof msg.id === 'number';
+  if (!idOk) return undefined;
+  if (typeof msg.method === 'string') {
+    record.rpcMethod = msg.method;
+    const paramsOk = msg.params === undefined || (typeof msg.params === 'object' && msg.params !== null);
+    return paramsOk ? (msg as unknown as JsonRpcRequestLike) : undefined;
+  }
+  if (msg.id !== undefined && ('result' in msg || 'error' in msg)) return msg as { jsonrpc: '2.0'; id: string | number };
+  return undefined;
+}
+
+function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  // aiohttp's web.json_response uses json.dumps defaults: ", "/": " separators, non-ASCII escaped.
+  const body = pythonJsonDumps(value, { ensureAscii: true });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
