@@ -1,8 +1,8 @@
 // Everything the model may call in one request: the tools of every configured mcp-server (filtered,
 // prefixed when there is more than one server) plus `msg.tools`, compiled into one Gemini Tool by the
 // schema compiler, and a route per declared name back to (server, MCP tool).
-import { minimatch } from 'minimatch';
 import { compileTools } from '../schema';
+import { filterTools } from '../mcp/tool-names';
 import type { RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
 import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
 
@@ -24,12 +24,6 @@ export interface MessageTools {
   provider?: ToolProvider;
 }
 
-export function filterTools(tools: Tool[], include: string[] = [], exclude: string[] = []): Tool[] {
-  return tools.filter(
-    (t) => (include.length === 0 || include.some((p) => minimatch(t.name, p))) && !exclude.some((p) => minimatch(t.name, p)),
-  );
-}
-
 /** A short name-safe prefix from a server name: "Home Assistant" → "home_assistant_". */
 export function defaultPrefix(serverName: string): string {
   const base = serverName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 20);
@@ -49,7 +43,7 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
       for (let n = 2; usedPrefixes.has(prefix); n++) prefix = defaultPrefix(serverName).replace(/_$/, `${n}_`);
     }
     usedPrefixes.add(prefix);
-    const tools = filterTools(lists[i].tools, source.include, source.exclude);
+    const tools = filterTools(lists[i].tools, source.include ?? [], source.exclude ?? []);
     const compiled = compileTools(tools, 'gemini', { prefix });
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {

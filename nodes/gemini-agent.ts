@@ -1,0 +1,179 @@
+// gemini-agent: Node-RED adapter for the Gemini function-calling loop (src/gemini/). It resolves the
+// settings, builds the tool catalog from the configured mcp-server nodes and msg.tools, runs the loop
+// with an MCP executor (auto mode) or a flow round trip (flow mode), and keeps memory in node context.
+import type { Content, GoogleGenAI } from '@google/genai';
+import { McpNodeError } from '../src/errors';
+import { expandEnv } from '../src/env-expand';
+import { runAgent } from '../src/gemini/agent-loop';
+import { mcpExecutor } from '../src/gemini/auto-executor';
+import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../src/gemini/client';
+import { MaxStepsError } from '../src/gemini/errors';
+import { FlowCallRouter } from '../src/gemini/flow-executor';
+import { DEFAULT_HISTORY_TURNS, contextKey, promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
+import { buildCatalog, type MessageTools, type ServerSource } from '../src/gemini/tool-catalog';
+import type { FunctionCallingMode } from '../src/gemini/types';
+import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input-handler';
+import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
+import { getServerNode, type McpServerConfigNode } from './lib/server-config';
+
+interface ServerEntry {
+  server?: string;
+  include?: string | string[];
+  exclude?: string | string[];
+  prefix?: string;
+}
+
+interface ConfiguredServer {
+  node: McpServerConfigNode;
+  entry: ServerEntry;
+}
+
+const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
+
+export = function register(RED: RED) {
+  function GeminiAgentNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const model = expandEnv(String(def.model || '')).trim() || DEFAULT_MODEL;
+    const baseUrl = expandEnv(String(def.baseUrl || '')).trim() || undefined;
+    const apiVersion = expandEnv(String(def.apiVersion || '')).trim() || DEFAULT_API_VERSION;
+    const toolMode = def.toolMode === 'flow' ? 'flow' : 'auto';
+    const maxSteps = Math.max(1, Math.floor(numberSetting(def.maxSteps, 10)!));
+    const functionCalling = MODES.includes(String(def.functionCalling).toUpperCase() as FunctionCallingMode)
+      ? (String(def.functionCalling).toUpperCase() as FunctionCallingMode)
+      : 'AUTO';
+    const temperature = numberSetting(def.temperature, undefined);
+    const memory = def.memory === 'context' ? 'context' : 'none';
+    const historyTurns = Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!));
+    const stream = def.stream === true || def.stream === 'true';
+    const timeoutMs = numberSetting(def.timeout, 120)! * 1000;
+    const router = new FlowCallRouter(node.id);
+    const closing = new AbortController();
+
+    const entries: ServerEntry[] = Array.isArray(def.servers) ? (def.servers as ServerEntry[]) : [];
+    const servers: ConfiguredServer[] = [];
+    const missing: string[] = [];
+    for (const entry of entries) {
+      const cfg = getServerNode(RED, entry.server);
+      if (cfg) servers.push({ node: cfg, entry });
+      else if (entry.server) missing.push(entry.server);
+    }
+    for (const s of servers) s.node.register(node);
+    if (missing.length) {
+      node.error(RED._('gemini-agent.errors.missing-server', { ids: missing.join(', ') }));
+      node.status({ fill: 'red', shape: 'ring', text: RED._('gemini-agent.status.missing-server') });
+    }
+
+    let client: { key: string; instance: GoogleGenAI } | undefined;
+    function geminiClient(key: string): GoogleGenAI {
+      if (!client || client.key !== key) client = { key, instance: createGeminiClient({ apiKey: key, baseUrl, apiVersion }) };
+      return client.instance;
+    }
+
+    handleInput(node, async (msg, send) => {
+      if (msg._agent !== undefined && router.isCorrelation(msg._agent)) {
+        if (!router.deliver(msg._agent as string, msg as any)) {
+          throw new McpNodeError(RED._('gemini-agent.errors.late-result', { agent: String(msg._agent) }), RED._('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
+        }
+        return;
+      }
+      if (missing.length) throw new McpNodeError(RED._('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), RED._('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
+      const prompt = promptContents(msg.payload);
+      if (!prompt) throw new McpNodeError(RED._('gemini-agent.errors.bad-payload'), RED._('gemini-agent.status.bad-payload'), 'GEMINI_BAD_PAYLOAD');
+      const apiKey = resolveApiKey(node.credentials?.apiKey);
+      const session = sessionKey(msg.sessionId, msg.topic);
+      const history = memory === 'context' ? await loadHistory(node, session) : [];
+      const systemInstruction = await resolveSystemInstruction(msg);
+      const catalog = await buildCatalog(servers.map(sourceOf), messageTools(msg));
+      for (const w of catalog.warnings) node.debug(w);
+
+      const trace = { model, steps: [] as unknown[], usage: {}, sessionId: session };
+      try {
+        const result = await runAgent({
+          client: geminiClient(apiKey),
+          model,
+          contents: [...history, ...prompt],
+          systemInstruction,
+          catalog,
+          executor:
+            toolMode === 'flow'
+              ? router.executor((call) => send([null, call as unknown as NodeMessage]), timeoutMs)
+              : mcpExecutor(),
+          maxSteps,
+          functionCalling,
+          temperature,
+          timeoutMs,
+          signal: closing.signal,
+          stream,
+          onText: stream ? (text, step) => send([null, { ...msg, topic: 'chunk', payload: text, gemini: { step, sessionId: session } }]) : undefined,
+          secrets: [apiKey],
+          endpoint: `${baseUrl ?? DEFAULT_BASE_URL}/${apiVersion}/models/${model}`,
+        });
+        if (memory === 'context' && !result.blocked) await saveHistory(node, session, trimHistory(result.contents, historyTurns));
+        msg.payload = result.text;
+        msg.gemini = {
+          ...trace,
+          steps: result.steps,
+          usage: result.usage,
+          finishReason: result.finishReason,
+          ...(result.blocked ? { blocked: result.blocked } : {}),
+        };
+        send([msg, null]);
+      } catch (err) {
+        // The Catch node receives this same msg, so the partial trace travels with the error.
+        if (err instanceof MaxStepsError) msg.gemini = { ...trace, steps: err.trace.steps, usage: err.trace.usage };
+        throw err;
+      }
+    });
+
+    function sourceOf(s: ConfiguredServer): ServerSource {
+      return { provider: s.node.provider, include: lines(s.entry.include), exclude: lines(s.entry.exclude), prefix: s.entry.prefix || undefined };
+    }
+
+    function messageTools(msg: NodeMessage): MessageTools[] {
+      if (msg.tools === undefined || msg.tools === null) return [];
+      const mcp = (msg.mcp ?? {}) as { names?: Record<string, string>; server?: { id?: string; name?: string }; tools?: unknown };
+      const serverNode = getServerNode(RED, mcp.server?.id);
+      return [
+        {
+          tools: msg.tools,
+          names: mcp.names,
+          server: mcp.server,
+          raw: Array.isArray(mcp.tools) ? (mcp.tools as any[]) : undefined,
+          provider: serverNode?.provider,
+        },
+      ];
+    }
+
+    async function resolveSystemInstruction(msg: NodeMessage): Promise<string | undefined> {
+      let value: unknown = '';
+      if (def.systemInstruction !== undefined && def.systemInstruction !== '') {
+        value = await evaluateProperty(RED, node, def.systemInstruction, def.systemInstructionType as string | undefined, msg);
+      }
+      if (value === undefined || value === null || value === '') value = msg.systemInstruction;
+      if (value === undefined || value === null || value === '') return undefined;
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    }
+
+    node.on('close', (removed: boolean, done: () => void) => {
+      closing.abort();
+      router.close();
+      for (const s of servers) s.node.deregister(node);
+      done();
+    });
+  }
+
+  function loadHistory(node: Node, session: string): Promise<Content[]> {
+    return new Promise((resolve, reject) => {
+      node.context().get(contextKey(session), undefined, (err, value) => (err ? reject(err) : resolve(Array.isArray(value) ? (value as Content[]) : [])));
+    });
+  }
+
+  function saveHistory(node: Node, session: string, contents: Content[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      node.context().set(contextKey(session), contents, undefined, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  RED.nodes.registerType('gemini-agent', GeminiAgentNode, { credentials: { apiKey: { type: 'password' } } });
+};
