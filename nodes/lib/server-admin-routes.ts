@@ -1,0 +1,70 @@
+// Admin HTTP routes the editor uses (namespaced and permissioned like core's nodes):
+//   GET  /mcp-server/:id/tools   tools of a deployed server, optionally compiled (?format=gemini…)
+//                                with the compiler's warnings, for dropdowns and before-deploy hints
+//   POST /mcp-server/test        "Test connection" with the dialog's current, undeployed settings
+// Tokens stay server-side: the editor sends the placeholder and we read the stored credential.
+import { errorMessage } from '../../src/errors';
+import { McpSession } from '../../src/mcp/session';
+import { normalizeSettings } from '../../src/mcp/settings';
+import type { RED } from './red-types';
+import { getServerNode } from './server-config';
+
+const PASSWORD_PLACEHOLDER = '__PWRD__';
+const registeredOn = new WeakSet<object>();
+
+export function registerServerAdminRoutes(RED: RED): void {
+  // One registration per admin app (the test helper builds a fresh one per runtime).
+  if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
+  registeredOn.add(RED.httpAdmin);
+
+  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), async (req: any, res: any) => {
+    const server = getServerNode(RED, req.params.id);
+    if (!server) return res.status(404).json({ error: 'mcp-server not deployed: deploy the flow first, or use Test connection' });
+    try {
+      const listed = await server.provider.listTools({ refresh: req.query.refresh === 'true' });
+      const body: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools };
+      const format = typeof req.query.format === 'string' ? req.query.format : '';
+      if (format && format !== 'mcp') {
+        const { compileTools } = require('../../src/schema');
+        const compiled = compileTools(listed.tools, format, { prefix: req.query.prefix || undefined });
+        body.warnings = compiled.warnings;
+        body.names = compiled.names;
+      }
+      res.json(body);
+    } catch (err) {
+      res.status(502).json({ error: errorMessage(err) });
+    }
+  });
+
+  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
+    const body = req.body ?? {};
+    const config = body.config ?? {};
+    let token: string | undefined = body.token;
+    if (!token || token === PASSWORD_PLACEHOLDER) {
+      const stored = body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
+      token = stored?.token;
+    }
+    let session: McpSession | undefined;
+    try {
+      const settings = normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token);
+      if (settings.transport === 'esp32') {
+        return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-mcp-in node; deploy it and see its device list' });
+      }
+      session = new McpSession(settings);
+      const listed = await session.listTools();
+      res.json({
+        ok: true,
+        transport: session.activeTransport,
+        protocolVersion: listed.server.protocolVersion,
+        serverInfo: listed.server.serverInfo,
+        toolCount: listed.tools.length,
+        pages: listed.pages,
+        tools: listed.tools.map((t) => t.name),
+      });
+    } catch (err) {
+      res.json({ ok: false, error: errorMessage(err) });
+    } finally {
+      await session?.close();
+    }
+  });
+}

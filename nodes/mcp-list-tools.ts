@@ -1,0 +1,71 @@
+// `mcp-list-tools`: any input lists every tool of the server (all pages) and sends them in the
+// chosen format (raw MCP, Gemini, OpenAI, Anthropic) with the name map and compiler warnings.
+import { McpNodeError } from '../src/errors';
+import { filterTools } from '../src/mcp/tool-names';
+import { compileTools, isToolFormat } from '../src/schema';
+import { statusFor } from './lib/server-status';
+import { handleInput, lines } from './lib/input-handler';
+import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
+import { getServerNode } from './lib/server-config';
+
+export = function (RED: RED) {
+  function McpListToolsNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const server = getServerNode(RED, def.server);
+    const format = (def.format as string) || 'mcp';
+    const include = lines(def.include);
+    const exclude = lines(def.exclude);
+    const expected = lines(def.expected);
+    const prefix = typeof def.prefix === 'string' ? def.prefix.trim() : '';
+    const property = (def.property as string) || 'payload';
+    const userOnly = def.userOnly === true || def.userOnly === 'true';
+    let lastMissing: string[] = [];
+
+    if (!server) {
+      node.error(RED._('mcp-list-tools.errors.noServer'));
+      node.status({ fill: 'red', shape: 'ring', text: RED._('mcp-list-tools.status.noServer') });
+    } else {
+      server.register(node);
+      node.on('close', (_removed: boolean, done: () => void) => {
+        server.deregister(node);
+        done();
+      });
+    }
+    if (!isToolFormat(format)) node.error(RED._('mcp-list-tools.errors.badFormat', { format }));
+
+    handleInput(
+      node,
+      async (msg: NodeMessage, send) => {
+        if (!server) throw new McpNodeError(RED._('mcp-list-tools.errors.noServer'), RED._('mcp-list-tools.status.noServer'), 'NO_SERVER');
+        if (!isToolFormat(format)) throw new McpNodeError(RED._('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
+        const started = Date.now();
+        const deviceId = (msg.device as { id?: string } | undefined)?.id;
+        const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
+        const tools = filterTools(listed.tools, include, exclude);
+        const compiled = compileTools(tools, format, { prefix: prefix || undefined });
+        const present = new Set(listed.tools.map((t) => t.name));
+        lastMissing = expected.filter((n) => !present.has(n));
+        if (lastMissing.length) node.warn(RED._('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
+        RED.util.setMessageProperty(msg, property, compiled.payload, true);
+        msg.mcp = {
+          server: listed.server,
+          tools,
+          names: compiled.names,
+          warnings: compiled.warnings,
+          missing: lastMissing,
+          pages: listed.pages,
+          durationMs: Date.now() - started,
+        };
+        send(msg);
+      },
+      {
+        idleStatus: () =>
+          lastMissing.length
+            ? { fill: 'yellow', shape: 'ring', text: RED._('mcp-list-tools.status.missing', { count: lastMissing.length }) }
+            : statusFor(RED, server!.provider.state()),
+      },
+    );
+  }
+  RED.nodes.registerType('mcp-list-tools', McpListToolsNode as any);
+};
