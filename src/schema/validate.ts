@@ -1,0 +1,242 @@
+// Checks compiled declarations against what each provider documents it accepts, so a flow (and our
+// tests) learn about a 400 before the provider sends one. Sources: ../shared/reference/gemini-api.md §3
+// (Gemini Schema fields, enum/format/items/required rules, name rule); Anthropic and OpenAI reject
+// anyOf/oneOf/allOf at the top of a tool schema (anthropics/claude-code#40075, anomalyco/opencode#35516)
+// and take names matching ^[a-zA-Z0-9_-]{1,64}$.
+import { GEMINI_FORMATS } from './gemini-schema';
+import { metaSchemaProblems } from './json-schema-dialect';
+import { childPath, indexPath } from './json-path';
+import { DECLARED_NAME_PATTERN } from './names';
+import { isObject, type JsonObject } from './types';
+
+export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropic';
+
+/** Fields of Gemini's v1beta `Schema` message (gemini-api.md §3.1); anything else is "Unknown name … Cannot find field". */
+export const GEMINI_SCHEMA_FIELDS = new Set([
+  'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems',
+  'properties', 'required', 'minProperties', 'maxProperties', 'propertyOrdering', 'minLength', 'maxLength',
+  'pattern', 'minimum', 'maximum', 'anyOf', 'default', 'example',
+]);
+const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
+const GEMINI_DECLARATION_FIELDS = new Set(['name', 'description', 'parameters', 'parametersJsonSchema', 'response', 'responseJsonSchema', 'behavior']);
+const INTEGER_FIELDS = ['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength'];
+/** OpenAI and Anthropic tool names. */
+const PROVIDER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const ROOT_COMBINATORS = ['anyOf', 'oneOf', 'allOf'];
+
+export function validateDeclarations(payload: unknown, target: ValidationTarget): string[] {
+  const problems: string[] = [];
+  if (target === 'gemini' || target === 'gemini-schema') {
+    const tools = Array.isArray(payload) ? payload : [payload];
+    const names = new Set<string>();
+    tools.forEach((tool, t) => {
+      const at = Array.isArray(payload) ? `tools[${t}]` : 'tool';
+      if (!isObject(tool) || !Array.isArray(tool.functionDeclarations)) {
+        problems.push(`${at}: must be a Tool object with a functionDeclarations array`);
+        return;
+      }
+      tool.functionDeclarations.forEach((decl, i) => checkGeminiDeclaration(decl, `${at}.functionDeclarations[${i}]`, target, names, problems));
+    });
+    return problems;
+  }
+  if (!Array.isArray(payload)) return [`${target} tools must be an array`];
+  const names = new Set<string>();
+  payload.forEach((entry, i) => {
+    const at = `tools[${i}]`;
+    if (!isObject(entry)) {
+      problems.push(`${at}: must be an object`);
+      return;
+    }
+    if (target === 'openai') {
+      if (entry.type !== 'function') problems.push(`${at}.type: must be "function"`);
+      if (!isObject(entry.function)) {
+        problems.push(`${at}.function: must be an object`);
+        return;
+      }
+      unknownKeys(entry, ['type', 'function'], at, problems);
+      checkProviderDeclaration(entry.function, `${at}.function`, 'parameters', ['name', 'description', 'parameters', 'strict'], names, problems);
+    } else {
+      checkProviderDeclaration(entry, at, 'input_schema', ['name', 'description', 'input_schema', 'cache_control', 'type'], names, problems);
+    }
+  });
+  return problems;
+}
+
+function unknownKeys(obj: JsonObject, allowed: string[], at: string, problems: string[]): void {
+  for (const key of Object.keys(obj)) if (!allowed.includes(key)) problems.push(`${at}: unknown field "${key}"`);
+}
+
+function checkName(name: unknown, at: string, pattern: RegExp, names: Set<string>, problems: string[]): void {
+  if (typeof name !== 'string') {
+    problems.push(`${at}.name: must be a string`);
+    return;
+  }
+  if (!pattern.test(name)) problems.push(`${at}.name: "${name}" does not match ${pattern.source}`);
+  if (names.has(name)) problems.push(`${at}.name: duplicate function name "${name}"`);
+  names.add(name);
+}
+
+function checkDescription(decl: JsonObject, at: string, problems: string[]): void {
+  if (decl.description !== undefined && typeof decl.description !== 'string') problems.push(`${at}.description: must be a string`);
+}
+
+function checkGeminiDeclaration(decl: unknown, at: string, target: ValidationTarget, names: Set<string>, problems: string[]): void {
+  if (!isObject(decl)) {
+    problems.push(`${at}: must be an object`);
+    return;
+  }
+  // Gemini's own rule also allows . : - (gemini-api.md §3.3), but older versions reject them: we hold
+  // declarations to the portable rule every provider accepts.
+  checkName(decl.name, at, DECLARED_NAME_PATTERN, names, problems);
+  checkDescription(decl, at, problems);
+  for (const key of Object.keys(decl)) if (!GEMINI_DECLARATION_FIELDS.has(key)) problems.push(`${at}: unknown field "${key}"`);
+  if (decl.parameters !== undefined && decl.parametersJsonSchema !== undefined) {
+    problems.push(`${at}: parameters and parametersJsonSchema are mutually exclusive`);
+  }
+  if (target === 'gemini-schema') {
+    if (decl.parametersJsonSchema !== undefined) problems.push(`${at}: gemini-schema declarations use parameters, not parametersJsonSchema`);
+    if (decl.parameters === undefined) return;
+    if (!isObject(decl.parameters) || decl.parameters.type !== 'OBJECT') problems.push(`${at}.parameters: must be a Schema of type OBJECT`);
+    checkGeminiSchema(decl.parameters, `${at}.parameters`, problems);
+  } else {
+    if (decl.parameters !== undefined) problems.push(`${at}: gemini declarations use parametersJsonSchema, not parameters`);
+    if (decl.parametersJsonSchema === undefined) return;
+    checkJsonSchemaParameters(decl.parametersJsonSchema, `${at}.parametersJsonSchema`, problems, false);
+    vendorKeys(decl.parametersJsonSchema, `${at}.parametersJsonSchema`, problems);
+  }
+}
+
+function checkProviderDeclaration(decl: JsonObject, at: string, schemaKey: string, allowed: string[], names: Set<string>, problems: string[]): void {
+  checkName(decl.name, at, PROVIDER_NAME_PATTERN, names, problems);
+  checkDescription(decl, at, problems);
+  unknownKeys(decl, allowed, at, problems);
+  checkJsonSchemaParameters(decl[schemaKey], `${at}.${schemaKey}`, problems, true);
+}
+
+function checkJsonSchemaParameters(schema: unknown, at: string, problems: string[], noRootCombinators: boolean): void {
+  if (!isObject(schema)) {
+    problems.push(`${at}: schema at top-level must be an object`);
+    return;
+  }
+  if (schema.type !== 'object') problems.push(`${at}.type: must be "object"`);
+  if (!isObject(schema.properties)) problems.push(`${at}.properties: must be present (an object)`);
+  if (noRootCombinators) {
+    for (const key of ROOT_COMBINATORS) if (key in schema) problems.push(`${at}: ${key} is not allowed at the top level`);
+  }
+  for (const p of metaSchemaProblems(schema)) problems.push(`${at}: not valid JSON Schema: ${p}`);
+  unresolvedRefs(schema, schema, at, problems, 0);
+}
+
+function unresolvedRefs(node: unknown, root: JsonObject, at: string, problems: string[], depth: number): void {
+  if (depth > 200 || typeof node !== 'object' || node === null) return;
+  if (Array.isArray(node)) {
+    node.forEach((n, i) => unresolvedRefs(n, root, indexPath(at, i), problems, depth + 1));
+    return;
+  }
+  const obj = node as JsonObject;
+  if (typeof obj.$ref === 'string' && !refResolves(root, obj.$ref)) problems.push(`${at}.$ref: "${obj.$ref}" does not resolve inside the schema`);
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') continue;
+    unresolvedRefs(v, root, childPath(at, k), problems, depth + 1);
+  }
+}
+
+function refResolves(root: JsonObject, ref: string): boolean {
+  if (ref === '#') return true;
+  if (!ref.startsWith('#/')) return false;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(node) && !Array.isArray(node)) return false;
+    node = (node as Record<string, unknown>)[token];
+    if (node === undefined) return false;
+  }
+  return true;
+}
+
+/** Vendor keywords: Gemini rejected `x-mcp-header` (zed#62539). Property NAMES starting with x- are fine. */
+function vendorKeys(node: unknown, at: string, problems: string[], depth = 0): void {
+  if (depth > 200 || !isObject(node)) return;
+  for (const [k, v] of Object.entries(node)) {
+    if (k.startsWith('x-')) problems.push(`${childPath(at, k)}: vendor keyword`);
+    if (k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions') {
+      if (isObject(v)) for (const [name, sub] of Object.entries(v)) vendorKeys(sub, childPath(childPath(at, k), name), problems, depth + 1);
+    } else if (Array.isArray(v) && ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'].includes(k)) {
+      v.forEach((sub, i) => vendorKeys(sub, indexPath(childPath(at, k), i), problems, depth + 1));
+    } else if (isObject(v) && !['enum', 'const', 'default', 'examples', 'example'].includes(k)) {
+      vendorKeys(v, childPath(at, k), problems, depth + 1);
+    }
+  }
+}
+
+function isIntegerLike(v: unknown): boolean {
+  return (typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'string' && /^[0-9]+$/.test(v));
+}
+
+/** Gemini's OpenAPI-subset Schema (gemini-api.md §3.1 and the 400s listed there). */
+function checkGeminiSchema(schema: unknown, at: string, problems: string[], depth = 0): void {
+  if (!isObject(schema)) {
+    problems.push(`${at}: Invalid value, must be a Schema object`);
+    return;
+  }
+  if (depth > 100) {
+    problems.push(`${at}: nesting too deep`);
+    return;
+  }
+  for (const key of Object.keys(schema)) {
+    if (!GEMINI_SCHEMA_FIELDS.has(key)) problems.push(`${at}: Unknown name "${key}": Cannot find field`);
+  }
+  const type = schema.type;
+  if (Array.isArray(type)) problems.push(`${at}.type: Proto field is not repeating, cannot start list`);
+  else if (type !== undefined && (typeof type !== 'string' || !GEMINI_TYPES.has(type))) problems.push(`${at}.type: invalid value ${JSON.stringify(type)}`);
+  if (type === undefined && !Array.isArray(schema.anyOf)) problems.push(`${at}.type: must be specified`);
+  for (const key of ['title', 'description', 'pattern'] as const) {
+    if (schema[key] !== undefined && typeof schema[key] !== 'string') problems.push(`${at}.${key}: must be a string`);
+  }
+  if (schema.nullable !== undefined && typeof schema.nullable !== 'boolean') problems.push(`${at}.nullable: must be a boolean`);
+  for (const key of INTEGER_FIELDS) {
+    if (schema[key] !== undefined && !isIntegerLike(schema[key])) problems.push(`${at}.${key}: must be a non-negative integer`);
+  }
+  for (const key of ['minimum', 'maximum'] as const) {
+    if (schema[key] !== undefined && typeof schema[key] !== 'number') problems.push(`${at}.${key}: must be a number`);
+  }
+  if (schema.enum !== undefined) {
+    if (!Array.isArray(schema.enum) || !schema.enum.every((v) => typeof v === 'string')) problems.push(`${at}.enum: values must be strings`);
+    if (type !== 'STRING') problems.push(`${at}.enum: enum is only allowed for STRING type`);
+  }
+  if (schema.format !== undefined) {
+    const allowed = typeof type === 'string' ? (GEMINI_FORMATS[type] ?? []) : [];
+    if (typeof schema.format !== 'string' || !allowed.includes(schema.format)) {
+      problems.push(`${at}.format: "${String(schema.format)}" is not supported for ${String(type)} type (allowed: ${allowed.join(', ') || 'none'})`);
+    }
+  }
+  if (type === 'ARRAY' && schema.items === undefined) problems.push(`${at}.items: missing field`);
+  if (schema.items !== undefined) checkGeminiSchema(schema.items, `${at}.items`, problems, depth + 1);
+  if (schema.properties !== undefined) {
+    if (!isObject(schema.properties)) problems.push(`${at}.properties: must be an object`);
+    else {
+      for (const [name, sub] of Object.entries(schema.properties)) {
+        if (!DECLARED_NAME_PATTERN.test(name)) problems.push(`${at}.properties["${name}"]: parameter names must start with a letter or an underscore and contain only a-z, A-Z, 0-9 or underscores, at most 64`);
+        checkGeminiSchema(sub, `${childPath(at + '.properties', name)}`, problems, depth + 1);
+      }
+    }
+  }
+  if (schema.required !== undefined) {
+    const props = isObject(schema.properties) ? schema.properties : {};
+    if (!Array.isArray(schema.required)) problems.push(`${at}.required: must be an array of strings`);
+    else {
+      const missing = schema.required.filter((r) => typeof r !== 'string' || !(r in props));
+      if (missing.length) problems.push(`${at}.required: required fields ${JSON.stringify(missing)} are not defined in the schema properties`);
+    }
+  }
+  if (schema.propertyOrdering !== undefined) {
+    const props = isObject(schema.properties) ? schema.properties : {};
+    if (!Array.isArray(schema.propertyOrdering) || !schema.propertyOrdering.every((n) => typeof n === 'string' && n in props)) {
+      problems.push(`${at}.propertyOrdering: must list declared properties`);
+    }
+  }
+  if (schema.anyOf !== undefined) {
+    if (!Array.isArray(schema.anyOf) || schema.anyOf.length === 0) problems.push(`${at}.anyOf: must be a non-empty array of Schemas`);
+    else schema.anyOf.forEach((sub, i) => checkGeminiSchema(sub, `${at}.anyOf[${i}]`, problems, depth + 1));
+  }
+}
