@@ -76,12 +76,15 @@ export class DeviceSession extends EventEmitter {
   tools: Tool[] = [];
   pages = 0;
   failure?: Error;
+  /** `connected` went out; only then does the flow hear `disconnected`. */
+  announced = false;
   private readonly log?: Logger;
   private readonly opts: SessionOptions;
   private listing?: Promise<Tool[]>;
 
   constructor(opts: SessionOptions) {
     super();
+    this.setMaxListeners(0); // every call waiting for readiness listens for a moment
     this.opts = opts;
     this.id = opts.id;
     this.clientId = opts.clientId;
@@ -177,7 +180,7 @@ export class DeviceSession extends EventEmitter {
     const why = code === 1006 ? 'dropped the connection (1006)' : `disconnected${code ? ` (${code})` : ''}`;
     this.rpc.close(this.goneError(why));
     this.setState('closed');
-    this.emitEvent('disconnected', { code, reason: reason || undefined });
+    if (this.announced) this.emitEvent('disconnected', { code, reason: reason || undefined });
     this.removeAllListeners('state');
   }
 
@@ -295,6 +298,7 @@ export class DeviceSession extends EventEmitter {
   }
 
   private emitEvent(topic: DeviceEvent['topic'], payload: unknown): void {
+    if (topic === 'connected') this.announced = true;
     this.emit('event', { topic, device: this.info(), payload } satisfies DeviceEvent);
   }
 

@@ -1,0 +1,5 @@
+// xiaozhi ESP32 device simulator: firmware MCP behaviour + WebSocket and MQTT transports.
+export { FirmwareMcpServer, isUserOnly, type FirmwareOptions } from './firmware-mcp';
+export { XiaozhiWsDevice, type WsDeviceOptions } from './ws-device';
+export { XiaozhiMqttDevice, type MqttDeviceOptions } from './mqtt-device';
+export { ottoRobot, lichuangDev, wsTranscript, mqttTranscript, type DeviceFixture, type FirmwareTool } from './fixtures';
