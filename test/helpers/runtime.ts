@@ -1,0 +1,68 @@
+// Shared harness for node tests: the real Node-RED runtime through node-red-node-test-helper,
+// our node modules loaded from their TypeScript sources, and small waiting utilities.
+import helper from 'node-red-node-test-helper';
+
+helper.init(require.resolve('node-red'));
+
+export const mcpNodes = [
+  require('../../nodes/mcp-server.ts'),
+  require('../../nodes/mcp-list-tools.ts'),
+  require('../../nodes/mcp-call-tool.ts'),
+];
+export const catchNode = require('@node-red/nodes/core/common/25-catch.js');
+export const functionNode = require('@node-red/nodes/core/function/10-function.js');
+
+export { helper };
+
+export type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+export async function startRuntime(): Promise<void> {
+  await new Promise<void>((resolve) => helper.startServer(() => resolve()));
+}
+
+export async function stopRuntime(): Promise<void> {
+  await helper.unload();
+  await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
+}
+
+const CONFIG_TYPES = new Set(['mcp-server']);
+
+/** Loads a flow; nodes without `z` are put on one tab (Catch nodes need a flow to watch). */
+export async function load(flow: FlowNode[], credentials: Record<string, unknown> = {}, extraNodes: unknown[] = []): Promise<void> {
+  const tab = { id: 'test-tab', type: 'tab', label: 'test' };
+  const nodes = flow.map((n) => (n.z || CONFIG_TYPES.has(n.type) || n.type === 'tab' ? n : { ...n, z: tab.id }));
+  await helper.load([...mcpNodes, catchNode, functionNode, ...extraNodes] as any, [tab, ...nodes] as any, credentials as any);
+}
+
+/** Resolves with the next `count` messages a helper node receives (rejects after `ms`). */
+export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any[]> {
+  const node = helper.getNode(nodeId);
+  const got: any[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${nodeId}: got ${got.length}/${count} messages within ${ms} ms`)), ms);
+    node.on('input', (msg: any) => {
+      got.push(msg);
+      if (got.length === count) {
+        clearTimeout(timer);
+        resolve(got);
+      }
+    });
+  });
+}
+
+export const nextMessage = (nodeId: string, ms?: number) => nextMessages(nodeId, 1, ms).then((m) => m[0]);
+
+/** Every log event the runtime writes while `fn` runs (to prove secrets stay out of logs). */
+export function captureLogs(): { lines: () => string[]; restore: () => void } {
+  const spy = helper.log();
+  return {
+    lines: () => spy.args.map((a: any[]) => JSON.stringify(a[0])),
+    restore: () => undefined,
+  };
+}
+
+export function send(nodeId: string, msg: Record<string, unknown>): void {
+  helper.getNode(nodeId).receive(msg);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
