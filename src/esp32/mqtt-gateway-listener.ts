@@ -110,7 +110,7 @@ export class MqttGatewayListener implements Esp32Listener {
       vision: this.settings.vision,
       log: this.settings.log,
       link: {
-        send: (text) => client.publish({ cmd: 'publish', topic, payload: Buffer.from(text), qos: 0, retain: false, dup: false }),
+        send: (text) => client.publish({ cmd: 'publish', topic, payload: Buffer.from(text), qos: 0, retain: false, dup: false }, () => undefined),
         close: () => client.close(),
       },
     });
