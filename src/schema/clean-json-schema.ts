@@ -62,9 +62,26 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
   const refKey = REF_KEYWORDS.find((k) => typeof schema[k] === 'string');
   if (refKey) return inlineReference(schema, refKey, path, walk);
   const out: JsonObject = {};
+  const requiredFromMembers: string[] = [];
   for (const key of Object.keys(schema)) {
     const value = schema[key];
     if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) continue;
+    if (key === 'type') {
+      const type = normalizeType(value, path, walk.warn);
+      if (type !== undefined) out.type = type;
+      continue;
+    }
+    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+      // Draft-04 form: {minimum: 0, exclusiveMinimum: true} says {exclusiveMinimum: 0} in every later draft.
+      const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+      if (value && typeof bound === 'number') out[key] = bound;
+      walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
+      continue;
+    }
+    if (key === 'required' && !Array.isArray(value)) {
+      walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
+      continue;
+    }
     if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
       const keyPath = childPath(path, key);
       out[key] = value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk));
@@ -77,13 +94,40 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
         const member = value[name];
         // `dependencies` mixes schemas with arrays of property names.
         map[name] = Array.isArray(member) ? copyJson(member) : cleanSchema(member, childPath(keyPath, name), walk);
+        if (key === 'properties' && isObject(member) && member.required === true) requiredFromMembers.push(name);
       }
       out[key] = map;
     } else {
       out[key] = copyJson(value);
     }
   }
+  if (requiredFromMembers.length) {
+    const required = Array.isArray(out.required) ? (out.required as unknown[]) : [];
+    out.required = [...new Set([...required, ...requiredFromMembers])];
+  }
   return out;
+}
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
+/** Type names servers write that are not JSON Schema's (Python/C habits). */
+const TYPE_ALIASES: Record<string, string> = {
+  str: 'string', text: 'string', int: 'integer', long: 'integer', float: 'number', double: 'number',
+  bool: 'boolean', list: 'array', dict: 'object', map: 'object',
+};
+
+function normalizeType(value: unknown, path: string, warn: Warn): unknown {
+  const one = (t: unknown): string | undefined => {
+    if (typeof t !== 'string') return undefined;
+    if (JSON_TYPES.has(t)) return t;
+    const alias = TYPE_ALIASES[t.toLowerCase()] ?? (JSON_TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined);
+    warn(childPath(path, 'type'), alias ? `type "${t}" is not a JSON Schema type; read as "${alias}"` : `type "${t}" is not a JSON Schema type; removed (any value)`);
+    return alias;
+  };
+  if (Array.isArray(value)) {
+    const types = [...new Set(value.map(one).filter((t): t is string => t !== undefined))];
+    return types.length === 0 ? undefined : types.length === 1 ? types[0] : types;
+  }
+  return one(value);
 }
 
 function inlineReference(schema: JsonObject, refKey: string, path: string, walk: Walk): unknown {

@@ -36,7 +36,9 @@ export function isToolFormat(x: unknown): x is ToolFormat {
 
 function descriptionOf(tool: Tool, notes: string[]): string {
   const own = typeof tool.description === 'string' ? tool.description.trim() : '';
-  return [own || EMPTY_DESCRIPTION, ...notes].join(' ');
+  const text = own || EMPTY_DESCRIPTION;
+  if (notes.length === 0) return text;
+  return [/[.!?)]$/.test(text) ? text : `${text}.`, ...notes].join(' ');
 }
 
 interface Prepared {

@@ -1,0 +1,129 @@
+// Every tool of every corpus, compiled into every format, passes the validator for its target; the
+// declared names map back to the MCP names; the input is never mutated.
+import assert from 'node:assert/strict';
+import type { Tool } from '@modelcontextprotocol/client';
+import { compileTools, isToolFormat, validateDeclarations, type ToolFormat, type ValidationTarget } from '../../src/schema';
+import { everythingTools, staticCorpora, type Corpus } from './corpus';
+
+const TARGETS: ValidationTarget[] = ['gemini', 'gemini-schema', 'openai', 'anthropic'];
+const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+function declaredNames(payload: unknown, format: ToolFormat): string[] {
+  if (format === 'mcp') return (payload as Tool[]).map((t) => t.name);
+  if (format === 'gemini' || format === 'gemini-schema') return (payload as { functionDeclarations: Array<{ name: string }> }).functionDeclarations.map((d) => d.name);
+  if (format === 'openai') return (payload as Array<{ function: { name: string } }>).map((d) => d.function.name);
+  return (payload as Array<{ name: string }>).map((d) => d.name);
+}
+
+describe('schema compiler: corpus', function () {
+  const corpora: Corpus[] = staticCorpora();
+
+  before(async function () {
+    const tools = await everythingTools();
+    assert.ok(tools.length >= 5, `server-everything listed ${tools.length} tools`);
+    corpora.push({ name: 'server-everything (live)', tools });
+  });
+
+  it('has the corpora the issue asks for', function () {
+    const names = corpora.map((c) => c.name);
+    assert.deepEqual(names, ['home-assistant', 'xiaozhi otto', 'xiaozhi lichuang-dev', 'adversarial', 'server-everything (live)']);
+    const adversarial = corpora.find((c) => c.name === 'adversarial')!;
+    assert.ok(adversarial.tools.length >= 40, `adversarial corpus has ${adversarial.tools.length} schemas`);
+  });
+
+  for (const target of TARGETS) {
+    it(`every compiled ${target} declaration passes the ${target} validator`, function () {
+      for (const corpus of corpora) {
+        const { payload } = compileTools(corpus.tools, target);
+        assert.deepEqual(validateDeclarations(payload, target), [], `${corpus.name} as ${target}`);
+        // Tool by tool too, so one bad tool cannot hide behind a payload-level problem.
+        for (const tool of corpus.tools) {
+          const single = compileTools([tool], target);
+          assert.deepEqual(validateDeclarations(single.payload, target), [], `${corpus.name}: ${tool.name} as ${target}`);
+        }
+      }
+    });
+  }
+
+  it('round-trips names: every declared name maps back to its MCP tool, for every format', function () {
+    for (const corpus of corpora) {
+      for (const format of ['mcp', ...TARGETS] as ToolFormat[]) {
+        for (const prefix of [undefined, 'ha_']) {
+          const { payload, names } = compileTools(corpus.tools, format, { prefix });
+          const declared = declaredNames(payload, format);
+          const expectedCount = new Set(corpus.tools.map((t) => t.name)).size;
+          assert.equal(Object.keys(names).length, expectedCount, `${corpus.name} ${format}`);
+          assert.deepEqual(new Set(Object.values(names)), new Set(corpus.tools.map((t) => t.name)));
+          for (const name of Object.keys(names)) assert.match(name, NAME_RULE);
+          if (format !== 'mcp') {
+            assert.deepEqual([...declared].sort(), Object.keys(names).sort(), `${corpus.name} ${format}: payload names = map keys`);
+            if (prefix) for (const d of declared) assert.ok(d.startsWith(prefix) || d.startsWith('_'), d);
+          }
+        }
+      }
+    }
+  });
+
+  it('mcp format returns the raw tools array untouched', function () {
+    for (const corpus of corpora) {
+      const { payload, warnings } = compileTools(corpus.tools, 'mcp');
+      assert.equal(payload, corpus.tools);
+      for (const w of warnings) assert.equal(w.path, '$', 'mcp only warns about names');
+    }
+  });
+
+  it('never mutates its input and never shares objects with it', function () {
+    for (const corpus of corpora) {
+      const before = structuredClone(corpus.tools);
+      for (const target of TARGETS) {
+        const { payload } = compileTools(corpus.tools, target);
+        assert.deepEqual(corpus.tools, before, `${corpus.name} mutated by ${target}`);
+        // Scribble over the output: the input must not change.
+        const text = JSON.stringify(payload);
+        const walk = (node: unknown): void => {
+          if (node && typeof node === 'object') {
+            for (const v of Object.values(node)) walk(v);
+            if (!Array.isArray(node)) (node as Record<string, unknown>).__scribbled = true;
+          }
+        };
+        walk(payload);
+        assert.deepEqual(corpus.tools, before, `${corpus.name}: ${target} output shares objects with the input`);
+        assert.ok(text.length > 0);
+      }
+    }
+  });
+
+  it('reports warnings with the tool, a JSON path into its input schema, and a message', function () {
+    const adversarial = corpora.find((c) => c.name === 'adversarial')!;
+    const { warnings } = compileTools(adversarial.tools, 'gemini-schema');
+    const toolNames = new Set(adversarial.tools.map((t) => t.name));
+    assert.ok(warnings.length > 50, `${warnings.length} warnings`);
+    for (const w of warnings) {
+      assert.ok(toolNames.has(w.tool), w.tool);
+      assert.match(w.path, /^\$/);
+      assert.ok(w.message.length > 10);
+    }
+    const at = (tool: string, path: string) => warnings.filter((w) => w.tool === tool && w.path === path);
+    assert.equal(at('additional_false', '$.additionalProperties').length, 1);
+    assert.equal(at('additional_false', '$.properties.opts.additionalProperties').length, 1);
+    assert.equal(at('one_of', '$.properties.target.oneOf').length, 1);
+    assert.equal(at('const_values', '$.properties.kind.const').length, 1);
+    assert.equal(at('multiple_of', '$.properties.step.multipleOf').length, 1);
+    assert.equal(at('exclusive_bounds', '$.properties.positive.exclusiveMinimum').length, 1);
+    assert.equal(at('examples_keyword', '$.properties.city.examples').length, 1);
+    assert.equal(at('not_keyword', '$.properties.area.not').length, 1);
+    assert.equal(at('all_of_merge', '$.properties.light.allOf').length, 1);
+    assert.equal(at('pattern_properties', '$.properties.labels.patternProperties').length, 1);
+    assert.equal(at('bad_property_names', '$.properties["entity-id"]').length, 1);
+    assert.equal(at('recursive_tree', '$.properties.root.properties.children.items.$ref').length, 1);
+  });
+
+  it('isToolFormat accepts exactly the five formats', function () {
+    for (const f of ['mcp', 'gemini', 'gemini-schema', 'openai', 'anthropic']) assert.equal(isToolFormat(f), true);
+    for (const f of ['Gemini', 'json', '', undefined, null, 3, {}]) assert.equal(isToolFormat(f), false);
+  });
+
+  it('throws a clear TypeError for an unknown format at runtime', function () {
+    assert.throws(() => compileTools([], 'claude' as ToolFormat), /unknown tool format "claude"/);
+  });
+});
