@@ -136,7 +136,9 @@ export class TodoRepository {
       return await this.sql.query<Row>(statement, params);
     } catch (err) {
       if (err instanceof DatabaseError) throw err;
-      throw new DatabaseError(`Database query failed: ${(err as Error).message}`, { cause: err });
+      // Some connection failures (AggregateError) carry an empty message: fall back to the code.
+      const reason = (err as Error).message || (err as { code?: string }).code || String(err);
+      throw new DatabaseError(`Database query failed: ${reason}`, { cause: err });
     }
   }
 
