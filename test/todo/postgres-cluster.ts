@@ -65,7 +65,9 @@ export async function findPostgres(): Promise<PostgresLookup> {
   const owner = asRoot ? systemUser('postgres') : undefined;
   if (asRoot && !owner) return { available: false, reason: 'running as root and there is no `postgres` user to run initdb as' };
 
-  const dir = mkdtempSync(join(tmpdir(), 'todo-pg-'));
+  // As root the cluster runs as `postgres`, which must be able to reach its directory: /tmp is
+  // world-traversable, a TMPDIR under /root is not.
+  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'todo-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const dataDir = join(dir, 'data');
   const run = (tool: string, args: string[]) => {
