@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { everythingStdio, startEverything, type EverythingServer } from './everything';
@@ -197,6 +198,25 @@ describe('test peers', function () {
       assert.equal(record.status, 200);
     });
 
+    it('serves /api/mcp/assist, 404s other LLM API ids, and publishes the protected-resource document', async function () {
+      const assist = await fetch(`${ha.url}/assist`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ha.token}`, Accept: JSON_AND_SSE, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal((await assist.json()).result.tools.length, 19);
+      const other = await fetch(`${ha.url}/other_api`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ha.token}`, Accept: JSON_AND_SSE, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(other.status, 404);
+      assert.equal(await other.text(), "Unknown LLM API 'other_api'");
+      const origin = new URL(ha.url).origin;
+      const doc = await (await fetch(`${origin}/.well-known/oauth-protected-resource`)).json();
+      assert.deepEqual(doc.authorization_servers, [origin]);
+    });
+
     it('works with the real SDK v2 client: 19 tools and a HassTurnOn call', async function () {
       const client = newClient();
       await client.connect(new StreamableHTTPClientTransport(new URL(ha.url), { requestInit: { headers: { Authorization: `Bearer ${ha.token}` } } }));
@@ -211,6 +231,27 @@ describe('test peers', function () {
       }
       assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
       assert.ok(ha.requests.every((r) => r.status !== 401));
+    });
+  });
+
+  describe('Home Assistant stand-in CLI', function () {
+    it('starts on the given port and prints its URL', async function () {
+      const port = await freePort();
+      const cli = spawn(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, 'home-assistant', 'cli.ts'), '--port', String(port)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      try {
+        let out = '';
+        cli.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        await waitFor('the CLI to print its URL', () => out.includes('Bearer token:'));
+        assert.match(out, new RegExp(`http://127\\.0\\.0\\.1:${port}/api/mcp`));
+        const res = await fetch(`http://127.0.0.1:${port}/api/mcp`, { method: 'POST' });
+        assert.equal(res.status, 401);
+      } finally {
+        const exited = new Promise((resolve) => cli.once('exit', resolve));
+        cli.kill('SIGTERM');
+        await exited;
+      }
     });
   });
 
