@@ -7,6 +7,7 @@ import { closeMatches } from '../src/mcp/tool-names';
 import { resultFiles, resultPayload, resultText, type OutputMode } from '../src/mcp/tool-result';
 import { statusFor } from './lib/server-status';
 import { evaluateProperty, handleInput, numberSetting } from './lib/input-handler';
+import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode } from './lib/server-config';
 
@@ -16,6 +17,7 @@ interface ToolRequest {
 }
 
 export = function (RED: RED) {
+  const t = translator(RED, 'mcp-call-tool');
   function McpCallToolNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -30,8 +32,8 @@ export = function (RED: RED) {
     const inFlight = new Set<AbortController>();
 
     if (!server) {
-      node.error(RED._('mcp-call-tool.errors.noServer'));
-      node.status({ fill: 'red', shape: 'ring', text: RED._('mcp-call-tool.status.noServer') });
+      node.error(t('mcp-call-tool.errors.noServer'));
+      node.status({ fill: 'red', shape: 'ring', text: t('mcp-call-tool.status.noServer') });
     } else {
       server.register(node);
     }
@@ -52,7 +54,7 @@ export = function (RED: RED) {
         const names = (msg.mcp as { names?: Record<string, string> } | undefined)?.names;
         tool = names?.[payload.name] ?? payload.name;
       }
-      if (!tool) throw new McpNodeError(RED._('mcp-call-tool.errors.noTool'), RED._('mcp-call-tool.status.noTool'), 'NO_TOOL');
+      if (!tool) throw new McpNodeError(t('mcp-call-tool.errors.noTool'), t('mcp-call-tool.status.noTool'), 'NO_TOOL');
       let args: unknown;
       if (argumentsProp) args = await evaluateProperty(RED, node, argumentsProp, argumentsType, msg);
       else args = geminiStyle ? (payload!.args ?? {}) : msg.payload;
@@ -62,13 +64,13 @@ export = function (RED: RED) {
     handleInput(
       node,
       async (msg: NodeMessage, send) => {
-        if (!server) throw new McpNodeError(RED._('mcp-call-tool.errors.noServer'), RED._('mcp-call-tool.status.noServer'), 'NO_SERVER');
+        if (!server) throw new McpNodeError(t('mcp-call-tool.errors.noServer'), t('mcp-call-tool.status.noServer'), 'NO_SERVER');
         const provider = server.provider;
         const { tool, args } = await resolveRequest(msg);
         if (args === null || typeof args !== 'object' || Array.isArray(args)) {
           throw new McpNodeError(
-            RED._('mcp-call-tool.errors.argsNotObject', { tool, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
-            RED._('mcp-call-tool.status.badArguments'),
+            t('mcp-call-tool.errors.argsNotObject', { tool, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
+            t('mcp-call-tool.status.badArguments'),
             'BAD_ARGUMENTS',
           );
         }
@@ -78,15 +80,15 @@ export = function (RED: RED) {
           const { tools } = await provider.listTools({ context });
           const near = closeMatches(tool, tools.map((t) => t.name));
           throw new McpNodeError(
-            RED._(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool, near: near.join(', ') }),
-            RED._('mcp-call-tool.status.unknownTool'),
+            t(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool, near: near.join(', ') }),
+            t('mcp-call-tool.status.unknownTool'),
             'UNKNOWN_TOOL',
           );
         }
         if (validate) {
           const problem = validateArguments(definition, args);
           if (problem) {
-            throw new McpNodeError(RED._('mcp-call-tool.errors.invalidArguments', { tool, problem }), RED._('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
+            throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
           }
         }
         const controller = new AbortController();
@@ -112,7 +114,7 @@ export = function (RED: RED) {
           if (result.isError) {
             if (toolErrors === 'throw') {
               const text = resultText(result) || 'the tool reported an error';
-              throw new McpNodeError(RED._('mcp-call-tool.errors.toolError', { tool, message: text }), RED._('mcp-call-tool.status.toolError'), 'TOOL_ERROR', { result });
+              throw new McpNodeError(t('mcp-call-tool.errors.toolError', { tool, message: text }), t('mcp-call-tool.status.toolError'), 'TOOL_ERROR', { result });
             }
             mcp.isError = true;
           }

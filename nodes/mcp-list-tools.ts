@@ -5,10 +5,12 @@ import { filterTools } from '../src/mcp/tool-names';
 import { compileTools, isToolFormat } from '../src/schema';
 import { statusFor } from './lib/server-status';
 import { handleInput, lines } from './lib/input-handler';
+import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode } from './lib/server-config';
 
 export = function (RED: RED) {
+  const t = translator(RED, 'mcp-list-tools');
   function McpListToolsNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -23,8 +25,8 @@ export = function (RED: RED) {
     let lastMissing: string[] = [];
 
     if (!server) {
-      node.error(RED._('mcp-list-tools.errors.noServer'));
-      node.status({ fill: 'red', shape: 'ring', text: RED._('mcp-list-tools.status.noServer') });
+      node.error(t('mcp-list-tools.errors.noServer'));
+      node.status({ fill: 'red', shape: 'ring', text: t('mcp-list-tools.status.noServer') });
     } else {
       server.register(node);
       node.on('close', (_removed: boolean, done: () => void) => {
@@ -32,13 +34,13 @@ export = function (RED: RED) {
         done();
       });
     }
-    if (!isToolFormat(format)) node.error(RED._('mcp-list-tools.errors.badFormat', { format }));
+    if (!isToolFormat(format)) node.error(t('mcp-list-tools.errors.badFormat', { format }));
 
     handleInput(
       node,
       async (msg: NodeMessage, send) => {
-        if (!server) throw new McpNodeError(RED._('mcp-list-tools.errors.noServer'), RED._('mcp-list-tools.status.noServer'), 'NO_SERVER');
-        if (!isToolFormat(format)) throw new McpNodeError(RED._('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
+        if (!server) throw new McpNodeError(t('mcp-list-tools.errors.noServer'), t('mcp-list-tools.status.noServer'), 'NO_SERVER');
+        if (!isToolFormat(format)) throw new McpNodeError(t('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
         const started = Date.now();
         const deviceId = (msg.device as { id?: string } | undefined)?.id;
         const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
@@ -46,7 +48,7 @@ export = function (RED: RED) {
         const compiled = compileTools(tools, format, { prefix: prefix || undefined });
         const present = new Set(listed.tools.map((t) => t.name));
         lastMissing = expected.filter((n) => !present.has(n));
-        if (lastMissing.length) node.warn(RED._('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
+        if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
         RED.util.setMessageProperty(msg, property, compiled.payload, true);
         msg.mcp = {
           server: listed.server,
@@ -62,7 +64,7 @@ export = function (RED: RED) {
       {
         idleStatus: () =>
           lastMissing.length
-            ? { fill: 'yellow', shape: 'ring', text: RED._('mcp-list-tools.status.missing', { count: lastMissing.length }) }
+            ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) }
             : statusFor(RED, server!.provider.state()),
       },
     );

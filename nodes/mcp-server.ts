@@ -6,11 +6,13 @@ import { normalizeSettings, type McpServerSettings } from '../src/mcp/settings';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
+import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
 import { statusFor } from './lib/server-status';
 import type { McpServerConfigNode } from './lib/server-config';
 
 export = function (RED: RED) {
+  const t = translator(RED, 'mcp-server');
   function McpServerNode(this: McpServerConfigNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -23,7 +25,7 @@ export = function (RED: RED) {
     } catch (err) {
       // Never throw from a constructor: report, and let every request fail with the reason.
       const reason = errorMessage(err);
-      node.error(RED._('mcp-server.errors.badConfig', { reason }));
+      node.error(t('mcp-server.errors.badConfig', { reason }));
       provider = new UnconfiguredProvider(def.id, String(def.name ?? ''), reason);
       node.displayName = String(def.name || 'mcp-server');
     }

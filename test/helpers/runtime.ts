@@ -31,6 +31,7 @@ const CONFIG_TYPES = new Set(['mcp-server']);
 export async function load(flow: FlowNode[], credentials: Record<string, unknown> = {}, extraNodes: unknown[] = []): Promise<void> {
   const tab = { id: 'test-tab', type: 'tab', label: 'test' };
   const nodes = flow.map((n) => (n.z || CONFIG_TYPES.has(n.type) || n.type === 'tab' ? n : { ...n, z: tab.id }));
+  await helper.unload(); // a test may load several flows in turn
   await helper.load([...mcpNodes, catchNode, functionNode, ...extraNodes] as any, [tab, ...nodes] as any, credentials as any);
 }
 

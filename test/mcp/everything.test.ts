@@ -27,7 +27,7 @@ function flow(server: Record<string, unknown>) {
     { id: 'call', type: 'mcp-call-tool', server: 'srv', wires: [['out'], ['progress']] },
     { id: 'out', type: 'helper' },
     { id: 'progress', type: 'helper' },
-    { id: 'catch', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', type: 'helper' },
   ];
 }

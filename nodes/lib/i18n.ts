@@ -1,0 +1,35 @@
+// RED._ with a fallback to our own en-US catalogue. The runtime loads nodes/locales/ for installed
+// packages, but a node loaded another way (the test helper, a bundler) gets bare keys back, and a
+// user must never see "mcp-call-tool.errors.noTool" instead of a sentence.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RED } from './red-types';
+
+const catalogues = new Map<string, Record<string, unknown>>();
+
+function catalogue(namespace: string): Record<string, unknown> {
+  let c = catalogues.get(namespace);
+  if (!c) {
+    try {
+      c = JSON.parse(readFileSync(join(__dirname, '..', 'locales', 'en-US', `${namespace}.json`), 'utf8')) as Record<string, unknown>;
+    } catch {
+      c = {};
+    }
+    catalogues.set(namespace, c);
+  }
+  return c;
+}
+
+export type Translate = (key: string, subs?: Record<string, unknown>) => string;
+
+/** `namespace` is the node type whose locale file holds the keys (keys start with it too). */
+export function translator(RED: RED, namespace: string): Translate {
+  return (key, subs = {}) => {
+    const v = RED._(key, subs);
+    if (v && v !== key) return v;
+    let node: unknown = catalogue(namespace);
+    for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
+    if (typeof node !== 'string') return key;
+    return node.replace(/__(\w+)__/g, (_m, name: string) => (subs[name] === undefined ? '' : String(subs[name])));
+  };
+}
