@@ -277,6 +277,20 @@ export function defineContractSuite(target: ContractTarget): void {
     assert.equal(again.message, `Todo with ID '${todo_id}' does not exist`);
   });
 
+  it('serves calls made in parallel (an agent may issue several tool calls at once)', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create({ title: `parallel ${i}`, tags: ['parallel'] })),
+    );
+    assert.equal(new Set(created.map((c) => c.todo_id)).size, 20);
+    const [listed, completed] = await Promise.all([
+      listTagged(['parallel'], { status: 'all', limit: 100 }),
+      Promise.all(created.slice(0, 5).map((c) => ok('update_todo', { todo_id: c.todo_id, status: 'completed' }))),
+    ]);
+    assert.equal(listed.count, 20);
+    assert.equal(completed.length, 5);
+    assert.equal((await listTagged(['parallel'], { status: 'completed' })).count, 5);
+  });
+
   it('answers an unknown tool with a protocol error, not a contract result', async () => {
     await assert.rejects(server.client.callTool({ name: 'drop_all_todos', arguments: {} }), /Unknown tool: drop_all_todos/);
   });
