@@ -130,3 +130,8 @@ export type { FakeGemini };
 export function allLogs(): string {
   return JSON.stringify((helper.log() as any).args ?? []);
 }
+
+/** The text of a caught error without the "McpNodeError: " Node-RED puts in front (it uses err.toString()). */
+export function errorText(caught: any): string {
+  return String(caught?.error?.message ?? '').replace(/^[A-Za-z]*Error: /, '');
+}

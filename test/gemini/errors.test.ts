@@ -1,0 +1,127 @@
+// How gemini-agent surfaces Gemini's failures: HTTP errors reach a Catch node with Gemini's status
+// and own message (unwrapped from the SDK's one or two levels of JSON), a blocked prompt is data on
+// output 1, and the API key appears nowhere: not in messages, errors, status or logs.
+import assert from 'node:assert/strict';
+import { reply } from '../peers/fake-gemini';
+import { API_KEY, allLogs, errorText, clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+
+describe('gemini-agent: Gemini errors and blocked prompts', function () {
+  let fake: FakeGemini;
+  const statuses: any[] = [];
+
+  before((done) => {
+    clearGeminiEnv();
+    helper.startServer(done);
+  });
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    fake = await startFakeGemini();
+    statuses.length = 0;
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await fake.close();
+  });
+
+  async function load(agent: Record<string, unknown> = {}) {
+    await loadAgent({ fake, agent });
+    const node = helper.getNode('agent');
+    const original = node.status.bind(node);
+    node.status = (s: any) => {
+      statuses.push(s);
+      return original(s);
+    };
+  }
+
+  it('surfaces a 429 with status and Gemini message to Catch, red ring', async () => {
+    await load();
+    fake.script(
+      reply.error(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details.', [
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '26s' },
+      ]),
+    );
+    const { answer, caught } = await run({ payload: 'hi' });
+    assert.equal(answer, undefined);
+    assert.equal(errorText(caught), 'Gemini API error 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.');
+    assert.deepEqual(statuses.at(-1), { fill: 'red', shape: 'ring', text: '429 quota exceeded' });
+    assert.equal(fake.requests.length, 1, 'no hidden retries');
+  });
+
+  it('surfaces a 500 the same way', async () => {
+    await load();
+    fake.script(reply.error(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting'));
+    const { caught } = await run({ payload: 'hi' });
+    assert.match(errorText(caught), /^Gemini API error 500 INTERNAL: An internal error has occurred/);
+  });
+
+  it('unwraps the double-wrapped message of a streaming 400 (text/event-stream error body)', async () => {
+    await load({ stream: true });
+    const text = 'Invalid JSON payload received. Unknown name "additionalProperties" at \'tools[0].function_declarations[0].parameters\': Cannot find field.';
+    fake.script(reply.error(400, 'INVALID_ARGUMENT', text));
+    const { caught } = await run({ payload: 'hi' });
+    assert.equal(errorText(caught), `Gemini API error 400 INVALID_ARGUMENT: ${text}`);
+    assert.doesNotMatch(errorText(caught), /\{"error"/);
+  });
+
+  it('unwraps a mid-stream error event', async () => {
+    await load({ stream: true });
+    fake.script(reply.midStreamError(500, 'INTERNAL', 'Internal error'));
+    const { caught } = await run({ payload: 'hi' });
+    assert.equal(errorText(caught), 'Gemini API error 500 INTERNAL: Internal error');
+  });
+
+  it('names an unreachable endpoint and its cause', async () => {
+    await fake.close();
+    await load();
+    const { caught } = await run({ payload: 'hi' });
+    assert.match(errorText(caught), /Cannot reach Gemini at http:\/\/127\.0\.0\.1:\d+\/v1beta\/models\/gemini-3\.5-flash/);
+    assert.match(errorText(caught), /ECONNREFUSED|fetch failed/);
+  });
+
+  it('gives a blocked prompt as data: output 1 with msg.gemini.blocked', async () => {
+    await load();
+    fake.script(reply.blocked('PROHIBITED_CONTENT'));
+    const { answer, caught } = await run({ payload: 'something bad' });
+    assert.equal(caught, undefined);
+    assert.equal(answer.gemini.blocked, 'PROHIBITED_CONTENT');
+    assert.equal(answer.payload, '');
+  });
+
+  it('refuses a payload that is neither a prompt nor contents, with no request made', async () => {
+    await load();
+    const { caught } = await run({ payload: 42 });
+    // The test helper does not load message catalogs (RED._ returns the key).
+    assert.match(errorText(caught), /gemini-agent\.errors\.bad-payload/);
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('never lets the API key appear in a message, error, status or log', async () => {
+    await load({ stream: true });
+    const side = collectSide();
+    // A server that echoes the key back in its error text (some proxies do).
+    fake.script(reply.error(400, 'INVALID_ARGUMENT', `API key not valid: ${API_KEY}. Please pass a valid API key.`));
+    const failed = await run({ payload: 'first' });
+    fake.script(reply.text('a streamed answer'));
+    const ok = await run({ payload: 'second' });
+    assert.match(errorText(failed.caught), /API key not valid: \*\*\*\./);
+    assert.equal(ok.answer.payload, 'a streamed answer');
+    assert.equal(fake.requests[0].headers['x-goog-api-key'], API_KEY, 'the key did reach Gemini, in its header');
+    const everything = JSON.stringify([failed, ok, side, statuses]) + allLogs();
+    assert.ok(!everything.includes(API_KEY), 'API key leaked');
+  });
+
+  it('reports a missing key with what to do, taking GEMINI_API_KEY from the environment when set', async () => {
+    const { flow } = await import('./harness').then((h) => h.agentFlow({ fake }));
+    await helper.load((await import('./harness')).ALL_NODES, flow, {});
+    const missing = await run({ payload: 'hi' });
+    assert.match(errorText(missing.caught), /No Gemini API key/);
+    process.env.GEMINI_API_KEY = API_KEY;
+    try {
+      fake.script(reply.text('from env'));
+      const ok = await run({ payload: 'hi' });
+      assert.equal(ok.answer.payload, 'from env');
+    } finally {
+      delete process.env.GEMINI_API_KEY;
+    }
+  });
+});
