@@ -1,0 +1,114 @@
+// Tools from several MCP servers at once: the Home Assistant stand-in (Streamable HTTP) and the
+// official server-everything (stdio), names prefixed per server and mapped back; and dotted
+// xiaozhi-style tool names from a real stdio MCP server, sanitised for Gemini and mapped back.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { everythingStdio } from '../peers/everything';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { reply } from '../peers/fake-gemini';
+import { clearGeminiEnv, helper, loadAgent, run, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+
+const dottedServer: ServerDef = {
+  id: 'otto',
+  name: 'Otto',
+  transport: 'stdio',
+  command: process.execPath,
+  args: ['--import', 'tsx', join(__dirname, 'dotted-tool-server.ts')],
+};
+
+describe('gemini-agent: several MCP servers and dotted tool names', function () {
+  this.timeout(60000);
+  let fake: FakeGemini;
+  let ha: HomeAssistantStandIn;
+
+  before((done) => {
+    clearGeminiEnv();
+    helper.startServer(done);
+  });
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    fake = await startFakeGemini();
+    ha = await startHomeAssistant();
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await fake.close();
+    await ha.close();
+  });
+
+  const haServer = (): ServerDef => ({ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token });
+  const everything: ServerDef = { id: 'ev', name: 'everything', transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args };
+
+  it('offers the tools of Home Assistant and server-everything together, prefixed per server, and routes calls back', async () => {
+    await loadAgent({ fake, servers: [haServer(), everything] });
+    fake.script(
+      reply.calls([
+        { name: 'home_assistant_HassTurnOn', args: { name: 'Porch Light' } },
+        { name: 'everything_echo', args: { message: 'hello from Gemini' } },
+      ]),
+      reply.text('Porch on; echo said hello.'),
+    );
+    const { answer, caught } = await run({ payload: 'porch light on and echo hello' });
+    assert.equal(caught, undefined, caught && caught.error?.message);
+    const declared = fake.requests[0].body.tools[0].functionDeclarations.map((d: any) => d.name);
+    assert.ok(declared.includes('home_assistant_HassTurnOn'));
+    assert.ok(declared.includes('everything_echo'));
+    assert.ok(declared.every((n: string) => n.startsWith('home_assistant_') || n.startsWith('everything_')));
+    const calls = answer.gemini.steps[0].calls;
+    assert.deepEqual(
+      calls.map((c: any) => [c.name, c.server, c.tool, c.isError]),
+      [
+        ['home_assistant_HassTurnOn', 'Home Assistant', 'HassTurnOn', false],
+        ['everything_echo', 'everything', 'echo', false],
+      ],
+    );
+    assert.match(JSON.stringify(calls[1].result), /hello from Gemini/);
+    assert.ok(ha.requests.some((r: any) => r.rpcMethod === 'tools/call' && r.json.params.name === 'HassTurnOn'));
+  });
+
+  it('uses the prefixes and include filters the settings give', async () => {
+    await loadAgent({
+      fake,
+      servers: [
+        { ...haServer(), prefix: 'ha_', include: 'HassTurn*' },
+        { ...everything, prefix: 'ev_', include: 'echo\nget-sum', exclude: 'get-sum' },
+      ],
+    });
+    fake.script(reply.text('ok'));
+    await run({ payload: 'list' });
+    const declared = fake.requests[0].body.tools[0].functionDeclarations.map((d: any) => d.name).sort();
+    assert.deepEqual(declared, ['ev_echo', 'ha_HassTurnOff', 'ha_HassTurnOn']);
+  });
+
+  it('maps a dotted xiaozhi-style name (self.audio_speaker.set_volume) to a valid Gemini name and back', async () => {
+    await loadAgent({ fake, servers: [dottedServer] });
+    fake.script(reply.call('self_audio_speaker_set_volume', { volume: 30 }), reply.text('Volume is 30.'));
+    const { answer, caught } = await run({ payload: 'volume to 30' });
+    assert.equal(caught, undefined, caught && caught.error?.message);
+    const declared = fake.requests[0].body.tools[0].functionDeclarations.map((d: any) => d.name).sort();
+    assert.deepEqual(declared, ['self_audio_speaker_set_volume', 'self_get_device_status']);
+    const call = answer.gemini.steps[0].calls[0];
+    assert.equal(call.tool, 'self.audio_speaker.set_volume');
+    assert.deepEqual(call.result, { tool: 'self.audio_speaker.set_volume', volume: 30 });
+    assert.equal(fake.requests[1].body.contents[2].parts[0].functionResponse.name, 'self_audio_speaker_set_volume');
+  });
+
+  it('adds msg.tools from mcp-list-tools to the configured servers, mapped through msg.mcp.names', async () => {
+    await loadAgent({ fake, servers: [haServer()] });
+    fake.script(reply.call('otto_volume', { volume: 120 }), reply.text('Too loud, I set nothing.'));
+    const { answer } = await run({
+      payload: 'volume to 120',
+      tools: { functionDeclarations: [{ name: 'otto_volume', description: 'Set volume', parametersJsonSchema: { type: 'object', properties: { volume: { type: 'integer', maximum: 100 } } } }] },
+      mcp: {
+        names: { otto_volume: 'self.audio_speaker.set_volume' },
+        server: { id: 'not-deployed', name: 'Otto' },
+        tools: [{ name: 'self.audio_speaker.set_volume', inputSchema: { type: 'object', properties: { volume: { type: 'integer', maximum: 100 } } } }],
+      },
+    });
+    const declared = fake.requests[0].body.tools[0].functionDeclarations.map((d: any) => d.name);
+    assert.ok(declared.includes('otto_volume') && declared.includes('HassTurnOn'));
+    const call = answer.gemini.steps[0].calls[0];
+    assert.deepEqual([call.server, call.tool, call.isError], ['Otto', 'self.audio_speaker.set_volume', true]);
+    assert.match(String(call.result), /volume/, 'validated against msg.mcp.tools before any call');
+  });
+});
