@@ -37,19 +37,21 @@ export interface EverythingServer {
   restart(): Promise<void>;
   /** Kill the process and wait until it has exited. Safe to call twice. */
   stop(): Promise<void>;
-  /** What the process wrote, for failure messages. */
+  /** What the current process wrote (last 20 kB), for failure messages. */
   output(): string;
 }
 
 const START_TIMEOUT_MS = 20000;
 const STOP_GRACE_MS = 5000;
+const LISTENING_LINE = /(listening|running) on port \d+/;
 
 export async function startEverything(transport: EverythingHttpTransport = 'streamableHttp'): Promise<EverythingServer> {
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | undefined;
   let log = '';
 
   const launch = async (): Promise<void> => {
+    log = ''; // output() is about the current process; its "listening" line must be its own
     const proc = spawn(process.execPath, [EVERYTHING_ENTRY, transport], {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +72,16 @@ export async function startEverything(transport: EverythingHttpTransport = 'stre
     if (proc) await killAndWait(proc);
   };
 
-  await launch();
+  // Another process may grab the probed port before the server binds it; pick another then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !log.includes('already in use')) throw err;
+      port = await freePort();
+    }
+  }
   return {
     transport,
     port,
@@ -104,15 +115,20 @@ function waitUntilListening(proc: ChildProcess, port: number, output: () => stri
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
         socket.destroy();
-        finish();
+        // The log line comes from its listen callback: the port is really its own, not a stranger's.
+        if (LISTENING_LINE.test(output())) finish();
+        else retry();
       });
       socket.once('error', () => {
         socket.destroy();
-        if (Date.now() > deadline) {
-          void killAndWait(proc);
-          finish(new Error(`server-everything did not listen on 127.0.0.1:${port} within ${START_TIMEOUT_MS} ms:\n${output()}`));
-        } else setTimeout(probe, 50);
+        retry();
       });
+    };
+    const retry = (): void => {
+      if (Date.now() > deadline) {
+        void killAndWait(proc);
+        finish(new Error(`server-everything did not listen on 127.0.0.1:${port} within ${START_TIMEOUT_MS} ms:\n${output()}`));
+      } else setTimeout(probe, 50);
     };
     probe();
   });
