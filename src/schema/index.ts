@@ -48,11 +48,11 @@ interface Prepared {
 }
 
 /** One JSON-Schema parameters object per tool, for the targets that take JSON Schema. */
-function jsonSchemaParameters(tool: Tool, warn: Warn, flatten: boolean): { schema: JsonObject; notes: string[] } {
+function jsonSchemaParameters(tool: Tool, warn: Warn, target: 'gemini' | 'gemini-schema' | 'openai' | 'anthropic'): { schema: JsonObject; notes: string[] } {
   const { schema } = cleanJsonSchema(tool.inputSchema, warn);
-  if (!flatten) return { schema, notes: [] };
+  if (target === 'gemini') return { schema, notes: [] };
   const flat = flattenRoot(schema, warn);
-  addMissingItems(flat.schema);
+  if (target !== 'gemini-schema') addMissingItems(flat.schema);
   return flat;
 }
 
@@ -100,27 +100,27 @@ export function compileTools(tools: Tool[], format: ToolFormat, options: Compile
         functionDeclarations: prepared.map(({ tool, declared, warn }) => ({
           name: declared,
           description: descriptionOf(tool, []),
-          parametersJsonSchema: jsonSchemaParameters(tool, warn, false).schema,
+          parametersJsonSchema: jsonSchemaParameters(tool, warn, 'gemini').schema,
         })),
       };
       break;
     case 'gemini-schema':
       payload = {
         functionDeclarations: prepared.map(({ tool, declared, warn }) => {
-          const { schema, notes } = jsonSchemaParameters(tool, warn, true);
+          const { schema, notes } = jsonSchemaParameters(tool, warn, 'gemini-schema');
           return { name: declared, description: descriptionOf(tool, notes), parameters: toGeminiSchema(schema, '$', { warn }) };
         }),
       };
       break;
     case 'openai':
       payload = prepared.map(({ tool, declared, warn }) => {
-        const { schema, notes } = jsonSchemaParameters(tool, warn, true);
+        const { schema, notes } = jsonSchemaParameters(tool, warn, 'openai');
         return { type: 'function', function: { name: declared, description: descriptionOf(tool, notes), parameters: schema } };
       });
       break;
     case 'anthropic':
       payload = prepared.map(({ tool, declared, warn }) => {
-        const { schema, notes } = jsonSchemaParameters(tool, warn, true);
+        const { schema, notes } = jsonSchemaParameters(tool, warn, 'anthropic');
         return { name: declared, description: descriptionOf(tool, notes), input_schema: schema };
       });
       break;
