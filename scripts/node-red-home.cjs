@@ -1,0 +1,64 @@
+// Prepares a Node-RED user directory that loads this package from the working tree, exactly as an
+// installed package would be loaded. Shared by `npm start` (scripts/start.mjs) and the example
+// tests (test/examples/), so the tests exercise the very setup a user gets.
+//
+// Node-RED scans <userDir>/node_modules for packages with a "node-red" key, loads their nodes and
+// lists their examples/ folder under Import > Examples. A symlink to the repository root is such a
+// package; require() inside it resolves through the real path, so our node_modules are used.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
+const SETTINGS_FILE = path.join(__dirname, 'settings.cjs');
+const RED_JS = require.resolve('node-red/red.js', { paths: [ROOT] });
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+
+/** Creates userDir, links the package into it and, on first use only, installs `initialFlow`. */
+function prepareUserDir(userDir, options = {}) {
+  const modules = path.join(userDir, 'node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  linkPackage(path.join(modules, PACKAGE_NAME));
+  const flowFile = path.join(userDir, 'flows.json');
+  // Never clobber a flow file the user has deployed since: the example is a starting point.
+  if (options.initialFlow && !fs.existsSync(flowFile)) fs.copyFileSync(options.initialFlow, flowFile);
+  return { userDir, flowFile, settingsFile: SETTINGS_FILE };
+}
+
+function linkPackage(link) {
+  let current;
+  try {
+    current = fs.realpathSync(link);
+  } catch {
+    current = undefined; // missing, or a dangling link
+  }
+  if (current === fs.realpathSync(ROOT)) return;
+  fs.rmSync(link, { recursive: false, force: true });
+  // 'junction' lets Windows create the link without administrator rights; ignored elsewhere.
+  fs.symlinkSync(ROOT, link, process.platform === 'win32' ? 'junction' : 'dir');
+}
+
+/**
+ * Environment defaults the example flows read through `${VAR:-default}`: absolute paths to the
+ * MCP servers they start over stdio, so a flow works whatever Node-RED's working directory is.
+ * Values already in `env` win.
+ */
+function exampleEnv(env = process.env) {
+  const defaults = {
+    MCP_EVERYTHING: require.resolve('@modelcontextprotocol/server-everything/dist/index.js', { paths: [ROOT] }),
+    TODO_SERVER: path.join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js'),
+  };
+  const out = {};
+  for (const [k, v] of Object.entries(defaults)) out[k] = env[k] || v;
+  // The examples start servers with the command `node`; make it the node that runs Node-RED.
+  out.PATH = [path.dirname(process.execPath), env.PATH || ''].filter(Boolean).join(path.delimiter);
+  return out;
+}
+
+/** Arguments for `node` that start the devDependency Node-RED on this user dir with our settings. */
+function nodeRedArgs(userDir) {
+  return [RED_JS, '--userDir', userDir, '--settings', SETTINGS_FILE];
+}
+
+module.exports = { ROOT, PACKAGE_NAME, SETTINGS_FILE, RED_JS, EXAMPLES_DIR, prepareUserDir, exampleEnv, nodeRedArgs };

@@ -1,0 +1,29 @@
+// `npm start`: a local Node-RED 4.1 (the devDependency) on http://127.0.0.1:1880 with this package
+// loaded from the working tree, every example importable (Import > Examples) and, on first start,
+// the getting-started flow deployed. The user dir is .node-red/ (git-ignored); delete it to start over.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { ROOT, EXAMPLES_DIR, prepareUserDir, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
+
+if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server.js'))) {
+  console.log('dist/ is missing: building first (npm run build)');
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: ROOT });
+}
+
+const userDir = process.env.NODE_RED_USER_DIR || join(ROOT, '.node-red');
+const { flowFile } = prepareUserDir(userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+const env = { ...process.env, ...exampleEnv() };
+console.log(`Node-RED user dir: ${userDir} (flows: ${flowFile})`);
+
+const child = spawn(process.execPath, nodeRedArgs(userDir), { cwd: ROOT, env, stdio: 'inherit' });
+// Ctrl-C reaches the whole foreground process group already; forwarding covers `kill <pid>`.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

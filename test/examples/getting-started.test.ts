@@ -1,0 +1,97 @@
+// `npm start` end to end: Node-RED started as scripts/start.mjs starts it, with the getting-started
+// flow installed on first start, lists and calls the tools of server-everything over stdio, and
+// every example of the package is listed under Import > Examples.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, unknownTypes, type NodeRedProcess } from './node-red-process';
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const home = require('../../scripts/node-red-home.cjs');
+
+describe('examples: npm start and the getting-started flow', function () {
+  this.timeout(120_000);
+  let nr: NodeRedProcess;
+  const flow = readExample('getting-started');
+
+  before(async () => {
+    nr = await startNodeRed({ initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+  });
+  after(async () => {
+    await nr?.stop();
+  });
+
+  it('deploys the getting-started flow on first start, with no unknown node types', async () => {
+    const res = await nr.request('GET', '/flows');
+    assert.equal(res.status, 200);
+    const ids = new Set((res.body as any[]).map((n) => n.id));
+    for (const n of flow) assert.ok(ids.has(n.id), `node ${n.id} (${n.type}) is deployed`);
+    assert.deepEqual(await unknownTypes(nr, flow), []);
+    assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
+  });
+
+  it('lists every example under Import > Examples, each an importable flow', async () => {
+    const res = await nr.request('GET', `/library/examples/flows/${PACKAGE_NAME}`);
+    assert.equal(res.status, 200, res.text);
+    const listed = (res.body as Array<string | { fn: string }>).filter((e): e is { fn: string } => typeof e === 'object').map((e) => e.fn);
+    const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+    assert.ok(files.includes('getting-started'));
+    assert.deepEqual([...listed].sort(), [...files].sort());
+    // Sub-folders (examples/servers/…) would show up as folders of flows: they must hold none.
+    const folders = (res.body as unknown[]).filter((e) => typeof e === 'string');
+    for (const folder of folders) {
+      const inner = await nr.request('GET', `/library/examples/flows/${PACKAGE_NAME}/${folder}`);
+      assert.deepEqual(JSON.stringify(inner.body).includes('"fn"'), false, `examples/${folder} must not contain .json files`);
+    }
+    for (const name of files) {
+      const one = await nr.request('GET', `/library/examples/flows/${PACKAGE_NAME}/${name}`);
+      assert.equal(one.status, 200);
+      const nodes = one.body as any[];
+      assert.ok(Array.isArray(nodes), `${name}: an array of nodes`);
+      assert.ok(nodes.some((n) => n.type === 'tab'), `${name}: has a tab`);
+      assert.ok(nodes.some((n) => n.type === 'comment' && String(n.info ?? '').length > 40), `${name}: has a comment node explaining it`);
+      const tabs = new Set(nodes.filter((n) => n.type === 'tab').map((n) => n.id));
+      const ids = new Set(nodes.map((n) => n.id));
+      assert.equal(ids.size, nodes.length, `${name}: ids are unique`);
+      for (const n of nodes) {
+        if (n.z !== undefined) assert.ok(tabs.has(n.z), `${name}: ${n.id} is on a tab of the flow`);
+        for (const out of n.wires ?? []) for (const target of out) assert.ok(ids.has(target), `${name}: ${n.id} wires to ${target}`);
+      }
+    }
+  });
+
+  it('once deployed, shows the tool list and an echo result in the debug sidebar (inject once on deploy)', async () => {
+    nr.debug.clear();
+    // A full redeploy restarts every node, so the inject nodes with once:true fire again.
+    await nr.deploy(flow);
+    const tools = await nr.debug.next('gs-debug-tools');
+    assert.ok(Array.isArray(tools.value), `tool list is an array (${tools.format})`);
+    const names = tools.value.map((t: any) => t.name);
+    for (const expected of ['echo', 'get-sum', 'trigger-long-running-operation']) assert.ok(names.includes(expected), `${expected} listed: ${names}`);
+    const echo = await nr.debug.next('gs-debug-echo');
+    assert.match(JSON.stringify(echo.value), /Hello from Node-RED/);
+    assert.deepEqual(nr.debug.errors(), []);
+  });
+
+  it('calls get-sum, and a long-running operation with progress on the second output', async () => {
+    await nr.inject('gs-inject-sum');
+    const sum = await nr.debug.next('gs-debug-sum');
+    assert.match(JSON.stringify(sum.value), /\b5\b/);
+
+    await nr.inject('gs-inject-long');
+    const result = await nr.debug.next('gs-debug-long');
+    assert.match(JSON.stringify(result.value), /Long running operation completed/);
+    const progress = nr.debug.messages.filter((m) => m.id === 'gs-debug-progress');
+    assert.ok(progress.length >= 1, 'progress notifications reached output 2');
+    assert.equal(progress[0].value.total, 4);
+    assert.deepEqual(nr.debug.errors(), []);
+  });
+
+  it('keeps the user\'s deployed flow: the example is copied only on first start', () => {
+    const { flowFile } = home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+    const edited = [{ id: 'user-tab', type: 'tab', label: 'mine' }];
+    writeFileSync(flowFile, JSON.stringify(edited));
+    home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+    assert.deepEqual(JSON.parse(readFileSync(flowFile, 'utf8')), edited);
+  });
+});

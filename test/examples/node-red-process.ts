@@ -1,0 +1,257 @@
+// A real Node-RED process started the way `npm start` starts it (scripts/node-red-home.cjs: a user
+// dir with this package linked into node_modules, scripts/settings.cjs), on a free port on
+// 127.0.0.1, plus the admin API calls and the debug feed (/comms) the example tests need.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { freePort } from '../peers/free-port';
+
+// CommonJS helper shared with scripts/start.mjs (plain JS, so it has no types here).
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const home = require('../../scripts/node-red-home.cjs') as {
+  ROOT: string;
+  PACKAGE_NAME: string;
+  EXAMPLES_DIR: string;
+  prepareUserDir(userDir: string, options?: { initialFlow?: string }): { userDir: string; flowFile: string; settingsFile: string };
+  exampleEnv(env?: NodeJS.ProcessEnv): Record<string, string>;
+  nodeRedArgs(userDir: string): string[];
+};
+
+export const PACKAGE_NAME = home.PACKAGE_NAME;
+export const EXAMPLES_DIR = home.EXAMPLES_DIR;
+
+export type FlowNode = Record<string, any> & { id: string; type: string };
+
+export function readExample(name: string): FlowNode[] {
+  return JSON.parse(readFileSync(join(EXAMPLES_DIR, `${name}.json`), 'utf8'));
+}
+
+/** One message of the editor's debug sidebar, decoded. `level` is set for node.error/warn lines. */
+export interface DebugMessage {
+  id: string;
+  name?: string;
+  topic?: string;
+  format?: string;
+  level?: number;
+  value: any;
+  raw: any;
+}
+
+export interface NodeRedProcess {
+  url: string;
+  userDir: string;
+  /** Every line Node-RED wrote to stdout/stderr. */
+  log: string[];
+  debug: DebugFeed;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
+  /** Full deploy (replaces every flow), as the editor's Deploy button does after an import. */
+  deploy(flow: FlowNode[]): Promise<void>;
+  inject(id: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  initialFlow?: string;
+}
+
+export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedProcess> {
+  const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
+  home.prepareUserDir(userDir, { initialFlow: options.initialFlow });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, ...home.exampleEnv(), ...options.env, PORT: String(port), NODE_RED_HOST: '127.0.0.1' };
+  // detached: Node-RED leads its own process group, so stop() also reaches stdio MCP servers
+  // that a broken node might leave behind.
+  const child = spawn(process.execPath, home.nodeRedArgs(userDir), { cwd: home.ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const log: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.push(line);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+
+  const request: NodeRedProcess['request'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text };
+  };
+
+  try {
+    await waitUntilReady(child, request, log);
+  } catch (err) {
+    await kill(child);
+    rmSync(userDir, { recursive: true, force: true });
+    throw err;
+  }
+  const debug = await DebugFeed.connect(`ws://127.0.0.1:${port}/comms`);
+
+  return {
+    url,
+    userDir,
+    log,
+    debug,
+    request,
+    async deploy(flow) {
+      const res = await request('POST', '/flows', flow, { 'Node-RED-Deployment-Type': 'full' });
+      if (res.status !== 204 && res.status !== 200) throw new Error(`deploy failed: HTTP ${res.status} ${res.text}`);
+    },
+    async inject(id) {
+      const res = await request('POST', `/inject/${id}`);
+      if (res.status !== 200) throw new Error(`inject ${id} failed: HTTP ${res.status} ${res.text}`);
+    },
+    async stop() {
+      debug.close();
+      await kill(child);
+      rmSync(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, request: NodeRedProcess['request'], log: string[]): Promise<void> {
+  // Generous: the machine is shared, and Node-RED loads every core node first.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Node-RED exited with ${child.exitCode}:\n${log.join('\n')}`);
+    try {
+      const res = await request('GET', '/settings');
+      if (res.status === 200 && log.some((l) => l.includes('Started flows') || l.includes('Stopped flows'))) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Node-RED did not come up within 60 s:\n${log.join('\n')}`);
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    child.kill('SIGTERM');
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The editor's debug sidebar as a stream: Node-RED publishes debug output on the `debug` comms topic. */
+export class DebugFeed {
+  readonly messages: DebugMessage[] = [];
+  private waiters = new Set<() => void>();
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      let batch: any;
+      try {
+        batch = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      if (!Array.isArray(batch)) return;
+      for (const item of batch) {
+        if (item?.topic !== 'debug' || !item.data) continue;
+        this.messages.push(decode(item.data));
+      }
+      for (const w of this.waiters) w();
+    });
+  }
+
+  static connect(url: string): Promise<DebugFeed> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.once('error', reject);
+      ws.once('open', () => {
+        ws.off('error', reject);
+        ws.send(JSON.stringify({ subscribe: 'debug' }));
+        resolve(new DebugFeed(ws));
+      });
+    });
+  }
+
+  /** Forget what arrived so far (between tests). */
+  clear(): void {
+    this.messages.length = 0;
+  }
+
+  /** The first message (old or new) from debug node `id` that satisfies `accept`. */
+  next(id: string, accept: (m: DebugMessage) => boolean = () => true, ms = 30_000): Promise<DebugMessage> {
+    return this.nextMatching((m) => m.id === id && accept(m), `a message from debug node ${id}`, ms);
+  }
+
+  nextMatching(accept: (m: DebugMessage) => boolean, what: string, ms = 30_000): Promise<DebugMessage> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.messages.find(accept);
+        if (!found) return false;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        const seen = this.messages.map((m) => `${m.name || m.id}${m.level ? ` [level ${m.level}]` : ''}: ${summary(m.value)}`);
+        reject(new Error(`no ${what} within ${ms} ms; the debug sidebar shows:\n  ${seen.join('\n  ') || '(nothing)'}`));
+      }, ms);
+      if (!check()) this.waiters.add(check);
+    });
+  }
+
+  /** node.error / node.warn lines (they reach the sidebar with a level). */
+  errors(): DebugMessage[] {
+    return this.messages.filter((m) => m.level !== undefined && m.level <= 30);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+function decode(data: any): DebugMessage {
+  let value: any = data.msg;
+  const format = String(data.format ?? '');
+  if (typeof value === 'string' && /^(Object|array|number|boolean|null)/.test(format)) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      /* keep the text */
+    }
+  }
+  return { id: data.id, name: data.name, topic: data.topic, format, level: data.level, value, raw: data };
+}
+
+function summary(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s && s.length > 300 ? `${s.slice(0, 300)}…` : String(s);
+}
+
+/** Every node type of `flow` that this runtime does not know (the cause of "missing types"). */
+export async function unknownTypes(nr: NodeRedProcess, flow: FlowNode[]): Promise<string[]> {
+  const res = await nr.request('GET', '/nodes', undefined, { accept: 'application/json' });
+  if (res.status !== 200) throw new Error(`GET /nodes: HTTP ${res.status}`);
+  const known = new Set<string>(['tab', 'subflow', 'group', 'junction']);
+  for (const set of res.body as Array<{ enabled: boolean; types: string[]; err?: string }>) {
+    if (set.enabled && !set.err) for (const t of set.types) known.add(t);
+  }
+  return [...new Set(flow.map((n) => n.type))].filter((t) => !known.has(t) && !t.startsWith('subflow:'));
+}
