@@ -143,4 +143,5 @@ async function waitGroupGone(pid: number, ms: number): Promise<boolean> {
   return !groupAlive(pid);
 }
 
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+// Ref'd on purpose: an unref'd wait lets a process with nothing else to do exit mid-close, before the SIGKILL.
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

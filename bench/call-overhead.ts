@@ -1,0 +1,104 @@
+// bench/call-overhead: what does going through Node-RED and mcp-call-tool cost per tool call?
+// In one process and one run, the same local Streamable HTTP peer is called
+//   (a) by the bare @modelcontextprotocol/client Client, and
+//   (b) through the real Node-RED runtime: input -> mcp-call-tool -> output,
+// sequentially and at concurrency 16, in alternating rounds so machine noise hits both alike.
+// Prints median latency and throughput for both and their ratios (goal: latency <= 1.3x, throughput >= 0.7x).
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startPaginatedServer } from '../test/peers/paginated-server';
+import { helper, load, startRuntime, stopRuntime } from '../test/helpers/runtime';
+
+const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
+const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
+const CONCURRENCY = 16;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+type CallFn = (i: number) => Promise<void>;
+
+async function sequential(call: CallFn, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await call(i);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+async function concurrent(call: CallFn, total: number): Promise<number> {
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) await call(next++);
+    }),
+  );
+  return (total / (performance.now() - t)) * 1000;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const peer = await startPaginatedServer({ toolCount: 3, pageSize: 10 });
+
+  const client = new Client({ name: 'bench-bare', version: '1' }, { versionNegotiation: { mode: 'auto' } } as any);
+  await client.connect(new StreamableHTTPClientTransport(new URL(peer.url)));
+  const bare: CallFn = async (i) => {
+    const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+    if (r.isError) throw new Error('bare call failed');
+  };
+
+  await startRuntime();
+  await load([
+    { id: 'srv', type: 'mcp-server', transport: 'http', url: peer.url },
+    { id: 'call', type: 'mcp-call-tool', server: 'srv', tool: 'tool-01', wires: [['out'], []] },
+    { id: 'out', type: 'helper' },
+  ]);
+  const waiting = new Map<string, () => void>();
+  helper.getNode('out').on('input', (msg: any) => waiting.get(msg.corr)?.());
+  const callNode = helper.getNode('call');
+  const viaNode: CallFn = (i) =>
+    new Promise<void>((resolve) => {
+      const corr = `c${i}-${Math.random()}`;
+      waiting.set(corr, () => {
+        waiting.delete(corr);
+        resolve();
+      });
+      callNode.receive({ payload: { text: `m${i}` }, corr });
+    });
+
+  // Warm-up: connections, JIT, the node's tool cache.
+  await sequential(bare, 50);
+  await sequential(viaNode, 50);
+
+  const lat = { bare: [] as number[], node: [] as number[] };
+  const tput = { bare: [] as number[], node: [] as number[] };
+  for (let r = 0; r < ROUNDS; r++) {
+    lat.bare.push(...(await sequential(bare, SEQUENTIAL)));
+    lat.node.push(...(await sequential(viaNode, SEQUENTIAL)));
+    tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL));
+    tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL));
+  }
+
+  const bareLat = median(lat.bare);
+  const nodeLat = median(lat.node);
+  const bareTput = median(tput.bare);
+  const nodeTput = median(tput.node);
+  console.log(`call-overhead: ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`);
+  console.log(`  bare client    median latency ${bareLat.toFixed(3)} ms   throughput@16 ${bareTput.toFixed(0)} calls/s`);
+  console.log(`  mcp-call-tool  median latency ${nodeLat.toFixed(3)} ms   throughput@16 ${nodeTput.toFixed(0)} calls/s`);
+  console.log(`  ratio latency node/bare = ${(nodeLat / bareLat).toFixed(3)} (goal <= 1.3)`);
+  console.log(`  ratio throughput node/bare = ${(nodeTput / bareTput).toFixed(3)} (goal >= 0.7)`);
+
+  await client.close();
+  await stopRuntime();
+  await peer.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
