@@ -405,12 +405,13 @@ function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[],
     notes.push(`Key names must match ${short(s.propertyNames, 80)}`);
     warn(childPath(path, 'propertyNames'), 'propertyNames is not a Gemini Schema field; stated in the description');
   }
-  const dependent = isObject(s.dependentRequired) ? s.dependentRequired : isObject(s.dependencies) ? s.dependencies : undefined;
-  if (dependent) {
+  for (const key of ['dependentRequired', 'dependencies']) {
+    const dependent = s[key];
+    if (!isObject(dependent)) continue;
     for (const [name, dep] of Object.entries(dependent)) {
       notes.push(Array.isArray(dep) ? `If ${name} is given, ${dep.join(', ')} must be given too` : `If ${name} is given, also ${short(dep, 80)}`);
     }
-    warn(childPath(path, 'dependentRequired' in s ? 'dependentRequired' : 'dependencies'), 'property dependencies are not Gemini Schema fields; stated in the description');
+    warn(childPath(path, key), `${key} is not a Gemini Schema field; stated in the description`);
   }
   for (const key of ['dependentSchemas', 'unevaluatedProperties']) {
     if (key in s) warn(childPath(path, key), `${key} is not a Gemini Schema field; removed`);
