@@ -1,0 +1,60 @@
+// The shipped example examples/home-assistant-gemini.json, imported as is and run: settings come
+// from the environment only (GEMINI_API_KEY, HA_URL, HA_TOKEN, GEMINI_BASE_URL), pointed here at the
+// fake Gemini and the Home Assistant stand-in.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { reply } from '../peers/fake-gemini';
+import { ALL_NODES, API_KEY, clearGeminiEnv, helper, startFakeGemini, type FakeGemini } from './harness';
+
+const EXAMPLE = join(__dirname, '..', '..', 'examples', 'home-assistant-gemini.json');
+const injectNode = require('@node-red/nodes/core/common/20-inject.js');
+const debugNode = require('@node-red/nodes/core/common/21-debug.js');
+const commentNode = require('@node-red/nodes/core/common/90-comment.js');
+
+describe('example: home-assistant-gemini.json', function () {
+  let fake: FakeGemini;
+  let ha: HomeAssistantStandIn;
+  const env = ['GEMINI_API_KEY', 'HA_URL', 'HA_TOKEN', 'GEMINI_BASE_URL'];
+
+  before((done) => {
+    clearGeminiEnv();
+    helper.startServer(done);
+  });
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    fake = await startFakeGemini();
+    ha = await startHomeAssistant();
+    process.env.GEMINI_API_KEY = API_KEY;
+    process.env.HA_URL = ha.url.replace(/\/api\/mcp$/, '');
+    process.env.HA_TOKEN = ha.token;
+    process.env.GEMINI_BASE_URL = fake.url;
+  });
+  afterEach(async () => {
+    await helper.unload();
+    for (const k of env) delete process.env[k];
+    await fake.close();
+    await ha.close();
+  });
+
+  it('imports, and the inject runs Gemini with the Home Assistant tools to the answer and trace debug nodes', async () => {
+    const flow = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
+    assert.ok(!JSON.stringify(flow).includes('credentials'), 'no credentials in the example');
+    await helper.load([...ALL_NODES, injectNode, debugNode, commentNode], flow);
+    fake.script(reply.call('HassTurnOff', { name: 'Kitchen Light' }), reply.text('The kitchen light is off; the porch light is still on.'));
+    const answer = new Promise<any>((resolve) => helper.getNode('hag-answer').on('input', resolve));
+    const errors: any[] = [];
+    helper.getNode('hag-errors').on('input', (m: any) => errors.push(m));
+    helper.getNode('hag-inject').receive({});
+    const msg = await answer;
+    assert.deepEqual(errors, []);
+    assert.equal(msg.payload, 'The kitchen light is off; the porch light is still on.');
+    assert.equal(msg.sessionId, 'living-room');
+    assert.equal(msg.gemini.steps[0].calls[0].tool, 'HassTurnOff');
+    const call = ha.requests.find((r: any) => r.rpcMethod === 'tools/call') as any;
+    assert.equal(call.headers.authorization, `Bearer ${ha.token}`, 'HA token from HA_TOKEN via headers');
+    assert.equal(fake.requests[0].headers['x-goog-api-key'], API_KEY, 'Gemini key from GEMINI_API_KEY');
+    assert.match(fake.requests[0].body.systemInstruction.parts[0].text, /smart home/);
+  });
+});
