@@ -1,0 +1,75 @@
+// examples/home-assistant.json end to end: imported into a real Node-RED (started as `npm start`
+// starts it) whose HA_URL/HA_TOKEN point at the Home Assistant stand-in.
+import assert from 'node:assert/strict';
+import { haTools, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { readExample, startNodeRed, unknownTypes, type NodeRedProcess } from './node-red-process';
+
+describe('examples: home-assistant.json', function () {
+  this.timeout(120_000);
+  let ha: HomeAssistantStandIn;
+  let nr: NodeRedProcess;
+  const flow = readExample('home-assistant');
+
+  before(async () => {
+    ha = await startHomeAssistant({ token: 'example-test-token-5d1c' });
+    nr = await startNodeRed({ env: { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token } });
+    await nr.deploy(flow);
+  });
+  after(async () => {
+    await nr?.stop();
+    await ha?.close();
+  });
+
+  it('deploys with no unknown node types', async () => {
+    assert.deepEqual(await unknownTypes(nr, flow), []);
+  });
+
+  it('lists the tools in every format', async () => {
+    await nr.inject('ha-inject-list');
+    const count = haTools.length;
+    const mcp = await nr.debug.next('ha-debug-mcp');
+    assert.deepEqual(
+      mcp.value.map((t: any) => t.name),
+      haTools.map((t) => t.name),
+    );
+    const gemini = await nr.debug.next('ha-debug-gemini');
+    assert.equal(gemini.value.functionDeclarations.length, count);
+    assert.ok(gemini.value.functionDeclarations.every((d: any) => d.parametersJsonSchema && !d.parameters));
+    const geminiSchema = await nr.debug.next('ha-debug-gemini-schema');
+    assert.equal(geminiSchema.value.functionDeclarations.length, count);
+    assert.ok(geminiSchema.value.functionDeclarations.every((d: any) => d.parameters && !d.parametersJsonSchema));
+    const openai = await nr.debug.next('ha-debug-openai');
+    assert.equal(openai.value.length, count);
+    assert.ok(openai.value.every((d: any) => d.type === 'function' && d.function.name && d.function.parameters));
+    const anthropic = await nr.debug.next('ha-debug-anthropic');
+    assert.equal(anthropic.value.length, count);
+    assert.ok(anthropic.value.every((d: any) => d.name && d.input_schema));
+    // Every request carried the token from HA_TOKEN, through the env-expanded header.
+    assert.ok(ha.requests.length > 0);
+    for (const r of ha.requests) assert.equal(r.headers.authorization, `Bearer ${ha.token}`);
+  });
+
+  it('turns the light on and off', async () => {
+    await nr.inject('ha-inject-on');
+    const on = await nr.debug.next('ha-debug-light');
+    assert.equal(on.value.response_type, 'action_done');
+    assert.deepEqual(on.value.data.success, [{ name: 'Kitchen Light', type: 'entity', id: 'light.kitchen_light' }]);
+    nr.debug.clear();
+    await nr.inject('ha-inject-off');
+    await nr.debug.next('ha-debug-light');
+    const calls = ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params);
+    assert.deepEqual(
+      calls.map((p) => [p.name, p.arguments]),
+      [
+        ['HassTurnOn', { name: 'Kitchen Light', domain: ['light'] }],
+        ['HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }],
+      ],
+    );
+  });
+
+  it('never shows the token in the sidebar or the log, and nothing failed', () => {
+    assert.deepEqual(nr.debug.errors(), []);
+    for (const m of nr.debug.messages) assert.ok(!JSON.stringify(m.raw).includes(ha.token));
+    for (const line of nr.log) assert.ok(!line.includes(ha.token), line);
+  });
+});
