@@ -71,9 +71,10 @@ export = function register(RED: RED) {
     }
 
     handleInput(node, async (msg, send) => {
-      if (msg._agent !== undefined && router.isCorrelation(msg._agent)) {
-        if (!router.deliver(msg._agent as string, msg as any)) {
-          throw new McpNodeError(RED._('gemini-agent.errors.late-result', { agent: String(msg._agent) }), RED._('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
+      if (typeof msg._agent === 'string') {
+        // A tool result coming back from the flow, never a new prompt.
+        if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as any)) {
+          throw new McpNodeError(RED._('gemini-agent.errors.late-result', { agent: msg._agent }), RED._('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
         }
         return;
       }

@@ -65,7 +65,7 @@ export function toGeminiError(err: unknown, ctx: GeminiErrorContext): McpNodeErr
   const e = err as { name?: string; status?: unknown; message?: string };
   if (e && (e.name === 'AbortError' || e.name === 'TimeoutError')) {
     if (ctx.timeoutMs !== undefined && e.name === 'TimeoutError') {
-      return new McpNodeError(`Gemini did not answer within ${Math.round(ctx.timeoutMs / 1000)} s`, 'timeout', 'GEMINI_TIMEOUT');
+      return new McpNodeError(`Gemini did not answer within ${+(ctx.timeoutMs / 1000).toFixed(1)} s`, 'timeout', 'GEMINI_TIMEOUT');
     }
     return new McpNodeError('Gemini request cancelled', 'cancelled', 'GEMINI_CANCELLED');
   }

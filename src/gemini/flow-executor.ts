@@ -38,7 +38,7 @@ export class FlowCallRouter {
         const correlation = `${this.ownerId}:${run}:${call.step}:${call.index}`;
         const timer = setTimeout(() => {
           this.waiting.delete(correlation);
-          resolve({ response: { error: `No result came back from the flow within ${Math.round(timeoutMs / 1000)} s` }, isError: true });
+          resolve({ response: { error: `No result came back from the flow within ${+(timeoutMs / 1000).toFixed(1)} s` }, isError: true });
         }, timeoutMs);
         const onAbort = () => {
           clearTimeout(timer);

@@ -78,6 +78,20 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
     assert.match(errorText(caught), /ECONNREFUSED|fetch failed/);
   });
 
+  it('gives up on a Gemini request after the timeout, naming it', async () => {
+    await load({ timeout: 0.5 });
+    fake.script({ ...reply.text('too late'), delayMs: 5000 });
+    const { caught } = await run({ payload: 'hi' });
+    assert.equal(errorText(caught), 'Gemini did not answer within 0.5 s');
+  });
+
+  it('sends every failure to Catch, also a server config node that is missing', async () => {
+    await load({ servers: [{ server: 'not-there' }] });
+    const { caught } = await run({ payload: 'hi' });
+    assert.match(errorText(caught), /gemini-agent\.errors\.missing-server/);
+    assert.equal(fake.requests.length, 0);
+  });
+
   it('gives a blocked prompt as data: output 1 with msg.gemini.blocked', async () => {
     await load();
     fake.script(reply.blocked('PROHIBITED_CONTENT'));

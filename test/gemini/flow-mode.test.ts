@@ -104,7 +104,7 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
   it('gives up on a result that never comes back with an {error} to the model, and rejects the late result', async () => {
     await loadAgent({
       fake,
-      agent: { toolMode: 'flow', timeout: 0.3 },
+      agent: { toolMode: 'flow', timeout: 1 },
       output2: ['side'],
     });
     const side = collectSide();
@@ -115,5 +115,9 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
     // The result arriving now finds nothing waiting: a Catch node hears about it.
     const late = await run({ ...side[0], payload: { too: 'late' } });
     assert.match(late.caught.error.message, /late-result/);
+    // A result meant for another agent is not taken for a prompt either.
+    const foreign = await run({ payload: { x: 1 }, _agent: 'someone-else:1:1:0' });
+    assert.match(foreign.caught.error.message, /late-result/);
+    assert.equal(fake.requests.length, 2);
   });
 });
