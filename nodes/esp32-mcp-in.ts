@@ -84,7 +84,8 @@ export = function (RED: RED) {
     if (listener) {
       const active = listener;
       active.registry.on('event', (e: DeviceEvent) => {
-        node.send({ topic: e.topic, device: { ...e.device }, payload: e.payload });
+        // A copy: flows may change the message, and the tool list is also the routing cache.
+        node.send({ topic: e.topic, device: { ...e.device }, payload: structuredClone(e.payload) });
       });
       active.registry.on('change', showStatus);
       registerListener(active);

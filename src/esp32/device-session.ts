@@ -53,8 +53,10 @@ export interface SessionOptions {
   requestTimeoutMs: number;
   /** `{url, token}` offered in initialize capabilities; the firmware's camera tool posts there. */
   vision?: { url: string; token?: string };
-  /** Protocol-Version header of the WebSocket upgrade. */
-  protocolVersion?: string;
+  /** Protocol-Version header of the WebSocket upgrade (binary audio framing, not MCP). */
+  wireProtocolVersion?: string;
+  /** WebSocket: close a connection that sends no hello within this time (default 10 s). */
+  helloTimeoutMs?: number;
   log?: Logger;
 }
 
@@ -72,6 +74,8 @@ export class DeviceSession extends EventEmitter {
   readonly rpc: DeviceRpcClient;
   state: SessionState;
   serverInfo?: ServerInfo;
+  /** MCP revision the device answered initialize with (the firmware says 2024-11-05). */
+  protocolVersion?: string;
   /** Every tool the device lists with `withUserTools:true`, user-only ones included. */
   tools: Tool[] = [];
   pages = 0;
@@ -81,6 +85,7 @@ export class DeviceSession extends EventEmitter {
   private readonly log?: Logger;
   private readonly opts: SessionOptions;
   private listing?: Promise<Tool[]>;
+  private helloTimer?: NodeJS.Timeout;
 
   constructor(opts: SessionOptions) {
     super();
@@ -92,6 +97,15 @@ export class DeviceSession extends EventEmitter {
     this.log = opts.log;
     this.state = opts.transport === 'websocket' ? 'waiting-hello' : 'initializing';
     this.rpc = new DeviceRpcClient((payload) => this.sendMcp(payload), opts.ids, `ESP32 device ${opts.id}`);
+    if (this.state === 'waiting-hello') {
+      // A connection that never says hello is not a device we can use; do not let it hold a route.
+      this.helloTimer = setTimeout(() => {
+        if (this.state !== 'waiting-hello') return;
+        this.log?.warn(`esp32 ${this.id}: no hello within ${(opts.helloTimeoutMs ?? 10_000) / 1000} s, closing`);
+        this.close();
+      }, opts.helloTimeoutMs ?? 10_000);
+      this.helloTimer.unref?.();
+    }
   }
 
   info(): DeviceInfo {
@@ -177,6 +191,7 @@ export class DeviceSession extends EventEmitter {
   /** The connection is gone: pending calls fail now, not at their timeout. */
   handleClosed(code?: number, reason?: string): void {
     if (this.state === 'closed') return;
+    clearTimeout(this.helloTimer);
     const why = code === 1006 ? 'dropped the connection (1006)' : `disconnected${code ? ` (${code})` : ''}`;
     this.rpc.close(this.goneError(why));
     this.setState('closed');
@@ -199,13 +214,14 @@ export class DeviceSession extends EventEmitter {
     const audio = frame.audio_params && typeof frame.audio_params === 'object' ? frame.audio_params : DEFAULT_AUDIO_PARAMS;
     this.opts.link.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: this.sessionId, audio_params: audio }));
     if (this.state !== 'waiting-hello') return;
+    clearTimeout(this.helloTimer);
     const features = frame.features as { mcp?: unknown } | undefined;
     if (features?.mcp === true) {
       this.handshake().catch(() => undefined);
     } else {
       // Firmware without MCP: still a connected device, just without tools.
       this.setState('ready');
-      this.emitEvent('connected', { hello: frame, protocolVersion: this.opts.protocolVersion });
+      this.emitEvent('connected', { hello: frame, wireProtocolVersion: this.opts.wireProtocolVersion });
       this.emitEvent('tools', []);
     }
   }
@@ -239,8 +255,14 @@ export class DeviceSession extends EventEmitter {
         { timeoutMs: this.opts.requestTimeoutMs },
       )) as { serverInfo?: ServerInfo; protocolVersion?: string; capabilities?: unknown } | undefined;
       if (init?.serverInfo && typeof init.serverInfo.name === 'string') this.serverInfo = init.serverInfo;
+      if (typeof init?.protocolVersion === 'string') this.protocolVersion = init.protocolVersion;
       this.rpc.notify('notifications/initialized');
-      this.emitEvent('connected', { serverInfo: this.serverInfo, protocolVersion: init?.protocolVersion, capabilities: init?.capabilities });
+      this.emitEvent('connected', {
+        serverInfo: this.serverInfo,
+        protocolVersion: this.protocolVersion,
+        capabilities: init?.capabilities,
+        ...(this.opts.wireProtocolVersion ? { wireProtocolVersion: this.opts.wireProtocolVersion } : {}),
+      });
       this.setState('listing');
       await this.refreshTools();
       this.setState('ready');

@@ -47,10 +47,8 @@ class Esp32ToolProvider implements ToolProvider {
   identity(context?: RequestContext): ServerIdentity {
     const base: ServerIdentity = { id: this.opts.id, name: this.opts.name };
     const session = this.tryRoute(context);
-    if (session?.serverInfo) {
-      base.protocolVersion = '2024-11-05';
-      base.serverInfo = { ...session.serverInfo };
-    }
+    if (session?.protocolVersion) base.protocolVersion = session.protocolVersion;
+    if (session?.serverInfo) base.serverInfo = { ...session.serverInfo };
     return base;
   }
 

@@ -25,6 +25,13 @@ export interface Esp32ListenerSettings {
   vision?: { url: string; token?: string };
   /** Timeout of the handshake requests (initialize, tools/list pages); default 30 s. */
   requestTimeoutMs?: number;
+  /** websocket: close connections that send no hello within this time; default 10 s. */
+  helloTimeoutMs?: number;
+  /**
+   * websocket: ping every device this often and drop one that has not answered the previous ping
+   * (the firmware answers pings; a device that lost power or Wi-Fi sends no FIN). Default 30 s; 0 = off.
+   */
+  heartbeatMs?: number;
   log?: Logger;
 }
 
@@ -43,3 +50,4 @@ export const DEFAULT_DEVICE_TOPIC = 'devices/p2p/{mac_}';
 export const DEFAULT_GATEWAY_PORT = 1884;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_FRAME_BYTES = 1024 * 1024;
+export const DEFAULT_HEARTBEAT_MS = 30_000;

@@ -11,7 +11,7 @@ import { DeviceRegistry } from './device-registry';
 import { DeviceSession } from './device-session';
 import { normalizeDeviceId } from './device-id';
 import { IdAllocator } from './rpc-client';
-import { DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type Esp32Listener, type Esp32ListenerSettings } from './listener';
 
 export class WebSocketDeviceListener implements Esp32Listener {
   readonly transport = 'websocket' as const;
@@ -22,6 +22,9 @@ export class WebSocketDeviceListener implements Esp32Listener {
   private readonly tokens: string[];
   private readonly allow: Set<string>;
   private closed = false;
+  private heartbeat?: NodeJS.Timeout;
+  /** Sockets that have not answered the last ping yet. */
+  private readonly awaitingPong = new WeakSet<WebSocket>();
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.path = normalizePath(settings.path || DEFAULT_PATH);
@@ -33,7 +36,23 @@ export class WebSocketDeviceListener implements Esp32Listener {
     return this.settings.id;
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    const every = this.settings.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    if (every > 0 && !this.heartbeat) {
+      // One timer for all devices: a device that did not answer the previous ping is gone.
+      this.heartbeat = setInterval(() => {
+        for (const ws of this.wss.clients) {
+          if (this.awaitingPong.has(ws)) {
+            ws.terminate();
+            continue;
+          }
+          this.awaitingPong.add(ws);
+          ws.ping();
+        }
+      }, every);
+      this.heartbeat.unref();
+    }
+  }
 
   /** For an HTTP server's `upgrade` event; false when the path is not ours (leave the socket alone). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -69,6 +88,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     const clients = [...this.wss.clients];
     // Devices never answer a close frame (esp-ml307), so a short grace and then terminate.
     await Promise.race([
@@ -82,12 +102,13 @@ export class WebSocketDeviceListener implements Esp32Listener {
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
-  private accept(ws: WebSocket, deviceId: string, clientId?: string, protocolVersion?: string): void {
+  private accept(ws: WebSocket, deviceId: string, clientId?: string, wireProtocolVersion?: string): void {
     const session = new DeviceSession({
       id: deviceId,
       clientId,
       transport: 'websocket',
-      protocolVersion,
+      wireProtocolVersion,
+      helloTimeoutMs: this.settings.helloTimeoutMs,
       ids: this.ids,
       requestTimeoutMs: this.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       vision: this.settings.vision,
@@ -105,6 +126,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
       if (isBinary) return; // audio
       session.handleText(data.toString());
     });
+    ws.on('pong', () => this.awaitingPong.delete(ws));
     ws.on('error', (err) => this.settings.log?.debug(`esp32 ${deviceId}: ${err.message}`));
     ws.on('close', (code, reason) => session.handleClosed(code, reason.toString()));
     this.registry.add(session);

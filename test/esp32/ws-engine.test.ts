@@ -255,3 +255,42 @@ describe('esp32 engine: WebSocket admission', () => {
     ok.close();
   });
 });
+
+describe('esp32 engine: WebSocket liveness', () => {
+  let rig: WsRig;
+  afterEach(async () => rig?.close());
+
+  it('a device that stops answering pings (no FIN: power or Wi-Fi lost) is dropped and its calls fail', async () => {
+    rig = await startWsRig({ heartbeatMs: 100 });
+    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), firmware: { hangingTools: ['self.otto.stop'] } });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+    const p = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 30_000 });
+    const call = rejection(p.callTool('self.otto.stop', {}));
+    (device.ws as any)._socket.pause(); // the device reads nothing more: pings go unanswered
+    const err = await call;
+    assert.equal(err.code, 'DEVICE_DISCONNECTED');
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'disconnected');
+    device.close();
+    await p.close();
+  });
+
+  it('a device that answers pings stays connected', async () => {
+    rig = await startWsRig({ heartbeatMs: 50 });
+    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(device.ws.readyState, WebSocket.OPEN);
+    assert.ok(!rig.events.some((e) => e.topic === 'disconnected'));
+    device.close();
+  });
+
+  it('a connection that never says hello is closed and never routed to', async () => {
+    rig = await startWsRig({ helloTimeoutMs: 100 });
+    const silent = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), sendHello: false });
+    await silent.closed;
+    // the server side learns of the close on its own socket a moment later
+    while (rig.listener.registry.size > 0) await new Promise((r) => rig.listener.registry.once('change', r));
+    assert.equal(rig.listener.registry.size, 0);
+    assert.deepEqual(rig.events, [], 'nothing announced for a device that never became one');
+  });
+});
