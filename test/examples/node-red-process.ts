@@ -109,8 +109,14 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
       if (res.status !== 204 && res.status !== 200) throw new Error(`deploy failed: HTTP ${res.status} ${res.text}`);
     },
     async inject(id) {
-      const res = await request('POST', `/inject/${id}`);
-      if (res.status !== 200) throw new Error(`inject ${id} failed: HTTP ${res.status} ${res.text}`);
+      // Right after a deploy the runtime may still be starting the new nodes (404 until then).
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const res = await request('POST', `/inject/${id}`);
+        if (res.status === 200) return;
+        if (res.status !== 404 || Date.now() > deadline) throw new Error(`inject ${id} failed: HTTP ${res.status} ${res.text}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
     },
     async stop() {
       debug.close();
