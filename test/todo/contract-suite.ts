@@ -51,9 +51,16 @@ export function defineContractSuite(target: ContractTarget): void {
     return ok('create_todo', { ...args, tags: [run, ...tags] });
   }
 
-  before(async function () {
-    this.timeout(60000);
+  // Generous: PGlite compiles PostgreSQL's WebAssembly at start-up, slow on a busy 2-core machine.
+  const START_TIMEOUT = 180000;
+  async function startAndWaitForDatabase() {
     server = await target.start();
+    await server.client.callTool({ name: 'list_todos', arguments: { tags: [run] } });
+  }
+
+  before(async function () {
+    this.timeout(START_TIMEOUT);
+    await startAndWaitForDatabase();
   });
   after(async function () {
     this.timeout(30000);
@@ -168,7 +175,7 @@ export function defineContractSuite(target: ContractTarget): void {
   });
 
   it('list_todos returns 50 by default, honours limit up to 100 and refuses past it', async function () {
-    this.timeout(60000);
+    this.timeout(120000);
     for (let i = 0; i < 51; i++) await create({ title: `bulk ${i}`, tags: ['bulk'] });
     assert.equal((await listTagged(['bulk'])).count, 50);
     assert.equal((await listTagged(['bulk'], { limit: 100 })).count, 51);
@@ -296,11 +303,11 @@ export function defineContractSuite(target: ContractTarget): void {
   });
 
   it('keeps todos across a restart of the server process', async function () {
-    this.timeout(90000);
+    this.timeout(START_TIMEOUT);
     const { todo_id } = await create({ title: 'survive a restart', tags: ['restart'] });
     await ok('update_todo', { todo_id, status: 'completed' });
     await server.stop();
-    server = await target.start();
+    await startAndWaitForDatabase();
     const [todo] = (await listTagged(['restart'], { status: 'all' })).todos;
     assert.equal(todo?.todo_id, todo_id);
     assert.equal(todo.title, 'survive a restart');

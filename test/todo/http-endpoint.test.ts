@@ -38,7 +38,7 @@ function post(url: string, path: string, headers: Record<string, string>): Promi
 }
 
 describe('todo server: Streamable HTTP endpoint', function () {
-  this.timeout(60000);
+  this.timeout(180000);
   const dataDir = mkdtempSync(join(tmpdir(), 'todo-http-'));
   let server: RunningTodoServer;
   before(async () => {
@@ -71,7 +71,7 @@ describe('todo server: Streamable HTTP endpoint', function () {
 });
 
 describe('todo server: compiled entry point (dist/)', function () {
-  this.timeout(60000);
+  this.timeout(180000);
 
   it('starts from dist/examples/servers/todo/main.js and lists the four tools', async function () {
     if (!existsSync(TODO_MAIN_DIST)) {

@@ -17,7 +17,7 @@ for (const kind of ['stdio', 'http'] as TransportKind[]) {
 }
 
 describe('todo server: PGlite database unavailable', function () {
-  this.timeout(60000);
+  this.timeout(180000);
   const dir = mkdtempSync(join(tmpdir(), 'todo-pglite-broken-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -30,7 +30,7 @@ async function expectDatabaseErrorFromEveryTool(server: RunningTodoServer): Prom
 }
 
 describe('todo server: PostgreSQL unreachable', function () {
-  this.timeout(60000);
+  this.timeout(180000);
 
   it('answers database_error from every tool, and never shows the password of DATABASE_URL', async () => {
     const port = await freePort(); // nothing listens there once the probe has closed
@@ -52,7 +52,7 @@ describe('todo server against PostgreSQL', function () {
   let postgres: PostgresForTests | undefined;
 
   before(async function () {
-    this.timeout(120000);
+    this.timeout(180000);
     const found = await findPostgres();
     if (!found.available) {
       console.log(`      PostgreSQL variant skipped: ${found.reason}`);
@@ -61,7 +61,7 @@ describe('todo server against PostgreSQL', function () {
     postgres = found.postgres;
   });
   after(function () {
-    this.timeout(60000);
+    this.timeout(180000);
     postgres?.dispose();
   });
 
@@ -72,7 +72,7 @@ describe('todo server against PostgreSQL', function () {
   }
 
   describe('while the PostgreSQL server is down', function () {
-    this.timeout(120000);
+    this.timeout(180000);
 
     it('answers database_error, then serves again once PostgreSQL is back, data intact', async function () {
       const cluster = postgres!.cluster;

@@ -39,6 +39,12 @@ async function main(argv: string[]): Promise<void> {
     await repo.close().catch((err: Error) => log(`closing the database failed: ${err.message}`));
     process.exit(0);
   };
+  // Opening PGlite compiles PostgreSQL's WebAssembly, which takes seconds: start it now so the first
+  // tool call does not wait for it. A failure is only logged; calls retry and answer database_error.
+  repo.warmUp().then(
+    () => log('database ready'),
+    (err: Error) => log(`database not available yet: ${err.message}`),
+  );
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

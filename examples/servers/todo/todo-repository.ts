@@ -126,6 +126,11 @@ export class TodoRepository {
     return rows.length > 0;
   }
 
+  /** Opens the database and creates the table now rather than on the first call; throws DatabaseError. */
+  async warmUp(): Promise<void> {
+    await this.run('SELECT 1', []);
+  }
+
   close(): Promise<void> {
     return this.sql.close();
   }
