@@ -4,7 +4,7 @@
 import { cleanJsonSchema } from './clean-json-schema';
 import { flattenRoot } from './flatten-root';
 import { propertyNameMap } from './gemini-schema';
-import { isObject, type JsonObject } from './types';
+import { isObject, setOwn, type JsonObject } from './types';
 
 const ignore = (): void => undefined;
 
@@ -41,7 +41,7 @@ function restore(schemas: unknown[], value: unknown): unknown {
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
     const original = back.get(key) ?? key;
-    out[original] = restore(props.get(original) ?? [], v);
+    setOwn(out, original, restore(props.get(original) ?? [], v));
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // a deep copy with same-document `$ref`s inlined, vendor `x-*` keys and the root `$schema` dropped and
 // an object root with `properties`. Everything else is kept as written: these targets take JSON Schema.
 import { childPath, indexPath } from './json-path';
-import { copyJson, isObject, type JsonObject, type Warn } from './types';
+import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
 /** Keywords whose value is one schema. */
 const SCHEMA_KEYWORDS = new Set([
@@ -84,21 +84,21 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
     }
     if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
       const keyPath = childPath(path, key);
-      out[key] = value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk));
+      setOwn(out, key, value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk)));
     } else if (SCHEMA_KEYWORDS.has(key) && (isObject(value) || typeof value === 'boolean')) {
-      out[key] = typeof value === 'boolean' ? value : cleanSchema(value, childPath(path, key), walk);
+      setOwn(out, key, typeof value === 'boolean' ? value : cleanSchema(value, childPath(path, key), walk));
     } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
       const keyPath = childPath(path, key);
       const map: JsonObject = {};
       for (const name of Object.keys(value)) {
         const member = value[name];
         // `dependencies` mixes schemas with arrays of property names.
-        map[name] = Array.isArray(member) ? copyJson(member) : cleanSchema(member, childPath(keyPath, name), walk);
+        setOwn(map, name, Array.isArray(member) ? copyJson(member) : cleanSchema(member, childPath(keyPath, name), walk));
         if (key === 'properties' && isObject(member) && member.required === true) requiredFromMembers.push(name);
       }
-      out[key] = map;
+      setOwn(out, key, map);
     } else {
-      out[key] = copyJson(value);
+      setOwn(out, key, copyJson(value));
     }
   }
   if (requiredFromMembers.length) {
@@ -136,7 +136,7 @@ function inlineReference(schema: JsonObject, refKey: string, path: string, walk:
   let hasSiblings = false;
   for (const key of Object.keys(schema)) {
     if (key === refKey) continue;
-    siblings[key] = schema[key];
+    setOwn(siblings, key, schema[key]);
     hasSiblings = true;
   }
   const refPath = childPath(path, refKey);

@@ -5,7 +5,7 @@
 // into the root object and tell the model the rule in words.
 import { childPath, indexPath } from './json-path';
 import { foldAllOf } from './merge-schemas';
-import { isObject, type JsonObject, type Warn } from './types';
+import { hasOwn, isObject, setOwn, type JsonObject, type Warn } from './types';
 
 export interface FlattenResult {
   schema: JsonObject;
@@ -32,7 +32,7 @@ function foldAlternatives(schema: JsonObject, key: 'anyOf' | 'oneOf', warn: Warn
     if (!isObject(branch)) return;
     if (isObject(branch.properties)) {
       for (const [name, prop] of Object.entries(branch.properties)) {
-        if (name in properties) continue;
+        if (hasOwn(properties, name)) continue;
         const list = variants.get(name) ?? [];
         if (!list.some((p) => JSON.stringify(p) === JSON.stringify(prop))) list.push(prop);
         variants.set(name, list);
@@ -41,10 +41,10 @@ function foldAlternatives(schema: JsonObject, key: 'anyOf' | 'oneOf', warn: Warn
     const req = Array.isArray(branch.required) ? branch.required.map(String) : [];
     requiredEverywhere = requiredEverywhere === undefined ? req : requiredEverywhere.filter((r) => req.includes(r));
   });
-  for (const [name, list] of variants) properties[name] = list.length === 1 ? list[0] : { anyOf: list };
+  for (const [name, list] of variants) setOwn(properties, name, list.length === 1 ? list[0] : { anyOf: list });
   out.properties = properties;
   const required = new Set(Array.isArray(out.required) ? out.required.map(String) : []);
-  for (const r of requiredEverywhere ?? []) if (r in properties) required.add(r);
+  for (const r of requiredEverywhere ?? []) if (hasOwn(properties, r)) required.add(r);
   if (required.size) out.required = [...required];
   const word = key === 'oneOf' ? 'exactly one' : 'at least one';
   notes.push(`Arguments must match ${word} of: ${branches.map(describeBranch).map((d) => `(${d})`).join(' or ')}.`);

@@ -7,7 +7,7 @@
 import { childPath, indexPath } from './json-path';
 import { foldAllOf, mergeSchemas } from './merge-schemas';
 import { declaredNameMap, DECLARED_NAME_PATTERN } from './names';
-import { copyJson, isObject, type JsonObject, type Warn } from './types';
+import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
 export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
 export type GeminiSchema = JsonObject;
@@ -373,7 +373,7 @@ function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[],
       warn(childPath(propsPath, name), `parameter name "${name}" breaks Gemini's parameter-name rule; declared as "${declared}" (restoreArgumentNames maps it back)`);
       describe(converted, converted.description, [`Sent to the tool as "${name}"`]);
     }
-    properties[declared] = converted;
+    setOwn(properties, declared, converted);
   }
   out.properties = properties;
   if (Array.isArray(s.required)) {

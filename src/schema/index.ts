@@ -5,7 +5,7 @@ import { cleanJsonSchema } from './clean-json-schema';
 import { flattenRoot } from './flatten-root';
 import { toGeminiSchema } from './gemini-schema';
 import { declaredNameMap } from './names';
-import type { CompileWarning, JsonObject, Warn } from './types';
+import { setOwn, type CompileWarning, type JsonObject, type Warn } from './types';
 
 export type { CompileWarning } from './types';
 export { declareNames } from './names';
@@ -85,7 +85,7 @@ export function compileTools(tools: Tool[], format: ToolFormat, options: Compile
       continue;
     }
     seen.add(tool.name);
-    names[declared] = tool.name;
+    setOwn(names, declared, tool.name);
     if (declared !== tool.name) {
       warnings.push({ tool: tool.name, path: '$', message: `tool name declared as "${declared}" (allowed: letters, digits, underscore, at most 64, no leading digit)` });
     }

@@ -1,7 +1,7 @@
 // Merging JSON schemas that must all hold (allOf, or a parent's keywords pushed into an anyOf branch).
 // Targets that reject allOf get one schema that means the same where the keywords combine simply;
 // where they do not, the first schema wins and the caller reports the conflict.
-import { copyJson, isObject, type JsonObject } from './types';
+import { copyJson, hasOwn, isObject, setOwn, type JsonObject } from './types';
 
 const TAKE_MAX = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains']);
 const TAKE_MIN = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains']);
@@ -45,15 +45,15 @@ export function mergeSchemas(aIn: unknown, bIn: unknown): MergeResult {
   const conflicts: string[] = [];
   for (const key of Object.keys(b)) {
     const bv = b[key];
-    if (!(key in out)) {
-      out[key] = bv;
+    if (!hasOwn(out, key)) {
+      setOwn(out, key, bv);
       continue;
     }
     const av = out[key];
     if (sameJson(av, bv)) continue;
     if (key === 'properties' && isObject(av) && isObject(bv)) {
       const props: JsonObject = { ...av };
-      for (const name of Object.keys(bv)) props[name] = name in props ? { allOf: [props[name], bv[name]] } : bv[name];
+      for (const name of Object.keys(bv)) setOwn(props, name, hasOwn(props, name) ? { allOf: [props[name], bv[name]] } : bv[name]);
       out.properties = props;
     } else if (key === 'required' && Array.isArray(av) && Array.isArray(bv)) {
       out.required = [...new Set([...av, ...bv])];

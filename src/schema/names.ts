@@ -2,6 +2,7 @@
 // `^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`, OpenAI/Anthropic: `^[a-zA-Z0-9_-]{1,64}$`); we use the strict
 // intersection so one declared name works everywhere, and keep a map back to the MCP name.
 import { createHash } from 'node:crypto';
+import { setOwn } from './types';
 
 export const DECLARED_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const MAX_DECLARED_NAME = 64;
@@ -73,6 +74,6 @@ export function declaredNameMap(mcpToolNames: readonly string[], options: Declar
 /** declared name -> MCP name. */
 export function declareNames(mcpToolNames: string[], options: DeclareNamesOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [mcp, declared] of declaredNameMap(mcpToolNames, options)) out[declared] = mcp;
+  for (const [mcp, declared] of declaredNameMap(mcpToolNames, options)) setOwn(out, declared, mcp);
   return out;
 }

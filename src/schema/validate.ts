@@ -7,7 +7,7 @@ import { GEMINI_FORMATS } from './gemini-schema';
 import { metaSchemaProblems } from './json-schema-dialect';
 import { childPath, indexPath } from './json-path';
 import { DECLARED_NAME_PATTERN } from './names';
-import { isObject, type JsonObject } from './types';
+import { hasOwn, isObject, type JsonObject } from './types';
 
 export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropic';
 
@@ -225,13 +225,13 @@ function checkGeminiSchema(schema: unknown, at: string, problems: string[], dept
     const props = isObject(schema.properties) ? schema.properties : {};
     if (!Array.isArray(schema.required)) problems.push(`${at}.required: must be an array of strings`);
     else {
-      const missing = schema.required.filter((r) => typeof r !== 'string' || !(r in props));
+      const missing = schema.required.filter((r) => typeof r !== 'string' || !hasOwn(props, r));
       if (missing.length) problems.push(`${at}.required: required fields ${JSON.stringify(missing)} are not defined in the schema properties`);
     }
   }
   if (schema.propertyOrdering !== undefined) {
     const props = isObject(schema.properties) ? schema.properties : {};
-    if (!Array.isArray(schema.propertyOrdering) || !schema.propertyOrdering.every((n) => typeof n === 'string' && n in props)) {
+    if (!Array.isArray(schema.propertyOrdering) || !schema.propertyOrdering.every((n) => typeof n === 'string' && hasOwn(props, n))) {
       problems.push(`${at}.propertyOrdering: must list declared properties`);
     }
   }

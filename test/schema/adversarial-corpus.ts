@@ -291,6 +291,10 @@ export const ADVERSARIAL: AdversarialTool[] = [
     type: 'object',
     properties: { n: { type: 'int' }, f: { type: 'float' }, s: { type: 'STRING' }, e: { type: 'enum', enum: ['a', 'b'] } },
   }, { unresolvable: true }),
+  entry('proto_keys', 'property names __proto__ and constructor (own keys from JSON.parse)', JSON.parse(
+    '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"},"toString":{"type":"boolean"}},"required":["__proto__","constructor"]}',
+  )),
+  entry('__proto__', 'a tool named __proto__ (a valid declared name)', { type: 'object', properties: {} }),
   entry('content_keywords', 'contentMediaType / contentEncoding', {
     type: 'object',
     properties: { image: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },

@@ -149,8 +149,9 @@ function typedInstance(s: Schema, type: string, root: Schema, depth: number): fc
     case 'object': {
       const props = (typeof s.properties === 'object' && s.properties) || {};
       const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [k, v] of Object.entries(props)) model[k] = instanceArb(v, root, depth + 1);
-      const required = Array.isArray(s.required) ? (s.required as string[]).filter((k) => k in model) : [];
+      // "__proto__" cannot be a plain record key here; values for such schemas simply miss it.
+      for (const [k, v] of Object.entries(props)) if (k !== '__proto__') model[k] = instanceArb(v, root, depth + 1);
+      const required = Array.isArray(s.required) ? (s.required as string[]).filter((k) => Object.prototype.hasOwnProperty.call(model, k)) : [];
       const base = fc.record(model, { requiredKeys: required, noNullPrototype: true });
       if (s.additionalProperties === false) return base;
       return fc.tuple(base, fc.dictionary(fc.constantFrom('extra', 'more'), instanceArb(s.additionalProperties ?? {}, root, depth + 1), { maxKeys: 1, noNullPrototype: true })).map(([a, b]) => ({ ...b, ...a }));
