@@ -1,0 +1,100 @@
+// examples/multiple-servers.json end to end: three MCP servers configured like a .mcp.json (two over
+// stdio started by the flow, Home Assistant's stand-in over Streamable HTTP) listed together, and
+// one Gemini agent (the fake Gemini) calling a tool of each in one step.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
+import { haTools, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { readExample, startNodeRed, unknownTypes, type NodeRedProcess } from './node-red-process';
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { ROOT } = require('../../scripts/node-red-home.cjs');
+const TODO_SERVER = join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js');
+
+describe('examples: multiple-servers.json', function () {
+  this.timeout(180_000);
+  let ha: HomeAssistantStandIn;
+  let gemini: FakeGemini;
+  let nr: NodeRedProcess;
+  let dataDir: string;
+  const flow = readExample('multiple-servers');
+
+  before(async function () {
+    if (!existsSync(TODO_SERVER)) {
+      console.log(`    skipped: ${TODO_SERVER} is missing; run \`npm run build\` first`);
+      this.skip();
+    }
+    dataDir = mkdtempSync(join(tmpdir(), 'multi-example-'));
+    ha = await startHomeAssistant();
+    gemini = await startFakeGemini();
+    nr = await startNodeRed({
+      env: {
+        HA_URL: new URL(ha.url).origin,
+        HA_TOKEN: ha.token,
+        GEMINI_API_KEY: gemini.apiKey,
+        GEMINI_BASE_URL: gemini.url,
+        TODO_DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        TODO_SERVER,
+      },
+    });
+    await nr.deploy(flow);
+  });
+  after(async () => {
+    await nr?.stop();
+    await gemini?.close();
+    await ha?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('deploys with no unknown node types', async () => {
+    assert.deepEqual(await unknownTypes(nr, flow), []);
+  });
+
+  it('lists the tools of all three servers (stdio and HTTP) in one object', async () => {
+    await nr.inject('ms-inject-list');
+    const joined = await nr.debug.next('ms-debug-tools', undefined, 60_000);
+    assert.deepEqual(Object.keys(joined.value).sort(), ['everything', 'home-assistant', 'todo']);
+    assert.ok(joined.value.everything.includes('echo'));
+    assert.deepEqual([...joined.value.todo].sort(), ['create_todo', 'delete_todo', 'list_todos', 'update_todo']);
+    assert.deepEqual(joined.value['home-assistant'], haTools.map((t) => t.name));
+    assert.deepEqual(nr.debug.errors(), []);
+  });
+
+  it('one agent calls a tool of each server in one step, names prefixed per server', async () => {
+    gemini.script(
+      reply.calls([
+        { name: 'everything_echo', args: { message: 'hello' } },
+        { name: 'todo_create_todo', args: { title: 'call mum' } },
+        { name: 'ha_HassTurnOn', args: { name: 'Kitchen Light', domain: ['light'] } },
+      ]),
+      reply.text('Echoed hello, added "call mum" and turned on the kitchen light.'),
+    );
+    await nr.inject('ms-inject-ask');
+    const answer = await nr.debug.next('ms-debug-answer', undefined, 60_000);
+    assert.equal(answer.value, 'Echoed hello, added "call mum" and turned on the kitchen light.');
+    const trace = await nr.debug.next('ms-debug-trace');
+    const calls = trace.value.steps[0].calls;
+    assert.deepEqual(
+      calls.map((c: any) => [c.name, c.tool, c.isError]),
+      [
+        ['everything_echo', 'echo', false],
+        ['todo_create_todo', 'create_todo', false],
+        ['ha_HassTurnOn', 'HassTurnOn', false],
+      ],
+    );
+    assert.match(JSON.stringify(calls[0].result), /hello/);
+    assert.equal(calls[1].result.success, true);
+    assert.equal(calls[2].result.response_type, 'action_done');
+    // The model was offered every tool of every server, each under its server's prefix.
+    const declared: string[] = gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
+    assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
+    assert.equal(declared.filter((n) => n.startsWith('todo_')).length, 4);
+    assert.ok(declared.includes('everything_echo'));
+    assert.ok(declared.every((n) => /^(everything|todo|ha)_/.test(n)), declared.join(', '));
+    assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
+    assert.deepEqual(nr.debug.errors(), []);
+  });
+});
