@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { compileTools, isToolFormat, validateDeclarations, type ToolFormat, type ValidationTarget } from '../../src/schema';
+import fc from 'fast-check';
 import { everythingTools, staticCorpora, type Corpus } from './corpus';
+import { anyOfNodeArb, rootSchemaArb } from './schema-arbitraries';
 
 const TARGETS: ValidationTarget[] = ['gemini', 'gemini-schema', 'openai', 'anthropic'];
 const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -44,6 +46,24 @@ describe('schema compiler: corpus', function () {
       }
     });
   }
+
+  it('property: random schemas, and random JSON where a schema should be, compile into declarations every validator accepts', function () {
+    const inputArb = fc.oneof(
+      rootSchemaArb,
+      fc.dictionary(fc.constantFrom('u', 'v'), anyOfNodeArb, { maxKeys: 2, noNullPrototype: true }).map((properties) => ({ type: 'object', properties })),
+      fc.jsonValue({ maxDepth: 4 }),
+    );
+    fc.assert(
+      fc.property(inputArb, fc.string({ maxLength: 70 }), (inputSchema, name) => {
+        const tool = { name, description: 'generated', inputSchema } as Tool;
+        for (const target of TARGETS) {
+          const { payload } = compileTools([tool], target);
+          assert.deepEqual(validateDeclarations(payload, target), [], `${target}: ${JSON.stringify(inputSchema)}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 
   it('round-trips names: every declared name maps back to its MCP tool, for every format', function () {
     for (const corpus of corpora) {
