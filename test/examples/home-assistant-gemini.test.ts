@@ -1,0 +1,58 @@
+// examples/home-assistant-gemini.json (owned by the Gemini work) end to end in a real Node-RED started
+// as `npm start` starts it: the prompt of its inject node goes to the fake Gemini, which calls the
+// Home Assistant stand-in's tools through the agent.
+import assert from 'node:assert/strict';
+import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { readExample, startNodeRed, unknownTypes, type NodeRedProcess } from './node-red-process';
+
+describe('examples: home-assistant-gemini.json', function () {
+  this.timeout(120_000);
+  let ha: HomeAssistantStandIn;
+  let gemini: FakeGemini;
+  let nr: NodeRedProcess;
+  const flow = readExample('home-assistant-gemini');
+
+  before(async () => {
+    ha = await startHomeAssistant();
+    gemini = await startFakeGemini();
+    nr = await startNodeRed({ env: { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token, GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url } });
+    await nr.deploy(flow);
+  });
+  after(async () => {
+    await nr?.stop();
+    await gemini?.close();
+    await ha?.close();
+  });
+
+  it('deploys with no unknown node types', async () => {
+    assert.deepEqual(await unknownTypes(nr, flow), []);
+  });
+
+  it('answers the prompt after calling Home Assistant tools, with the trace', async () => {
+    gemini.script(
+      reply.call('GetLiveContext', {}),
+      reply.call('HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }),
+      reply.text('The kitchen light is off.'),
+    );
+    const inject = flow.find((n) => n.type === 'inject')!;
+    await nr.inject(inject.id);
+    const answer = await nr.debug.next('hag-answer', undefined, 60_000);
+    assert.equal(answer.value, 'The kitchen light is off.');
+    const trace = await nr.debug.next('hag-trace');
+    assert.deepEqual(
+      trace.value.steps.flatMap((s: any) => s.calls.map((c: any) => [c.name, c.isError])),
+      [
+        ['GetLiveContext', false],
+        ['HassTurnOff', false],
+      ],
+    );
+    assert.deepEqual(
+      ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
+      ['GetLiveContext', 'HassTurnOff'],
+    );
+    assert.equal(gemini.pending(), 0);
+    assert.deepEqual(nr.debug.errors(), []);
+    for (const line of nr.log) assert.ok(!line.includes(ha.token) && !line.includes(gemini.apiKey), line);
+  });
+});
