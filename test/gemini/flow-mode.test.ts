@@ -3,7 +3,10 @@
 // call of the step is answered.
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
-import { clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+import { startHomeAssistant } from '../peers/home-assistant';
+import { ALL_NODES, agentFlow, clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+
+const mcpCallToolNode = require('../../nodes/mcp-call-tool');
 
 // A weather tool written as a function node: answers in reverse order of arrival (the later call
 // first), fails for one city, to prove order, ids and errors survive the round trip.
@@ -119,5 +122,37 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
     const foreign = await run({ payload: { x: 1 }, _agent: 'someone-else:1:1:0' });
     assert.match(foreign.caught.error.message, /late-result/);
     assert.equal(fake.requests.length, 2);
+  });
+
+  it('works with an mcp-call-tool node as the tool runner (Gemini-style call, names mapped back)', async () => {
+    const ha = await startHomeAssistant();
+    try {
+      const { flow, credentials } = agentFlow({
+        fake,
+        agent: { toolMode: 'flow' },
+        servers: [{ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token, prefix: 'ha_' }],
+        output2: ['caller', 'side'],
+        extra: [{ id: 'caller', type: 'mcp-call-tool', server: 'ha', tool: '', toolErrors: 'output', wires: [['agent'], []] }],
+      });
+      await helper.load([...ALL_NODES, mcpCallToolNode], flow, credentials);
+      fake.script(
+        reply.calls([
+          { name: 'ha_HassTurnOff', args: { name: 'Kitchen Light' } },
+          { name: 'ha_todo_get_items', args: { todo_list: 'Shopping List', bogus: true } },
+        ]),
+        reply.text('Kitchen off; the list lookup failed.'),
+      );
+      const { answer, caught } = await run({ payload: 'kitchen off, read my list' });
+      assert.equal(caught, undefined, caught && caught.error?.message);
+      const responses = fake.requests[1].body.contents[2].parts.map((p: any) => p.functionResponse);
+      assert.equal(responses[0].response.output.response_type, 'action_done');
+      assert.match(responses[1].response.error, /extra keys not allowed/);
+      assert.deepEqual(answer.gemini.steps[0].calls.map((c: any) => [c.tool, c.isError]), [['HassTurnOff', false], ['todo_get_items', true]]);
+      const called = ha.requests.filter((r: any) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name);
+      assert.deepEqual(called.sort(), ['HassTurnOff', 'todo_get_items']);
+    } finally {
+      await helper.unload();
+      await ha.close();
+    }
   });
 });
