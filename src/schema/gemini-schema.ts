@@ -7,7 +7,8 @@
 import { childPath, indexPath } from './json-path';
 import { foldAllOf, mergeSchemas } from './merge-schemas';
 import { declaredNameMap, DECLARED_NAME_PATTERN } from './names';
-import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
+import { annotate, describe, describeShape, short } from './gemini-schema-notes';
+import { isObject, setOwn, type JsonObject, type Warn } from './types';
 
 export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
 export type GeminiSchema = JsonObject;
@@ -23,17 +24,6 @@ const JSON_TO_GEMINI: Record<string, GeminiType> = {
   string: 'STRING', number: 'NUMBER', integer: 'INTEGER', boolean: 'BOOLEAN', array: 'ARRAY', object: 'OBJECT', null: 'NULL',
 };
 
-/** Keywords handled by the type-specific emitters or as annotations; anything else is reported. */
-const HANDLED = new Set([
-  'type', 'title', 'description', 'default', 'example', 'examples', 'nullable', 'enum', 'const', 'format',
-  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains',
-  'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
-  'dependentRequired', 'dependencies', 'dependentSchemas', 'propertyOrdering', 'deprecated', 'readOnly', 'writeOnly',
-  '$comment', 'contentMediaType', 'contentEncoding', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else',
-  'unevaluatedProperties', 'unevaluatedItems', '$schema', 'contentSchema',
-]);
-
 const STRING_KEYS = ['minLength', 'maxLength', 'pattern'];
 const NUMBER_KEYS = ['minimum', 'maximum'];
 const ARRAY_KEYS = ['minItems', 'maxItems'];
@@ -41,11 +31,6 @@ const OBJECT_KEYS = ['minProperties', 'maxProperties'];
 
 interface Ctx {
   warn: Warn;
-}
-
-function short(value: unknown, max = 120): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }
 
 function jsonTypeOf(value: unknown): string {
@@ -80,50 +65,6 @@ function inferTypes(s: JsonObject, values: unknown[] | undefined): string[] {
   if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'].some((k) => k in s)) return ['number'];
   if (typeof s.format === 'string') return ['string'];
   return [];
-}
-
-function sentence(text: string): string {
-  return /[.!?)]$/.test(text) ? text : text + '.';
-}
-
-/** Writes the description: the schema's own text, then the notes that carry removed meaning. */
-function describe(out: GeminiSchema, own: unknown, notes: string[]): void {
-  const parts: string[] = [];
-  const text = typeof own === 'string' ? own.trim() : '';
-  if (text) parts.push(text);
-  for (const n of notes) {
-    const note = sentence(n);
-    if (!parts.includes(note) && !text.includes(note)) parts.push(note);
-  }
-  // Notes follow the schema's own text as sentences of their own.
-  if (parts.length > 1 && text) parts[0] = sentence(text);
-  if (parts.length) out.description = parts.join(' ');
-}
-
-/** Copies annotations Gemini has (title, default, example) and reports the rest. */
-function annotate(s: JsonObject, out: GeminiSchema, path: string, notes: string[], ctx: Ctx): void {
-  if (typeof s.title === 'string') out.title = s.title;
-  if ('default' in s) out.default = copyJson(s.default);
-  if ('example' in s) out.example = copyJson(s.example);
-  else if (Array.isArray(s.examples) && s.examples.length) {
-    out.example = copyJson(s.examples[0]);
-    if (s.examples.length > 1) notes.push(`Examples: ${s.examples.map((e) => short(e, 60)).join(', ')}`);
-    ctx.warn(childPath(path, 'examples'), 'examples is not a Gemini Schema field; the first became example');
-  }
-  if (s.deprecated === true) {
-    notes.push('Deprecated');
-    ctx.warn(childPath(path, 'deprecated'), 'deprecated is not a Gemini Schema field; stated in the description');
-  }
-  for (const key of ['readOnly', 'writeOnly', '$comment', '$schema']) {
-    if (key in s) ctx.warn(childPath(path, key), `${key} is not a Gemini Schema field; removed`);
-  }
-  if (typeof s.contentMediaType === 'string' || typeof s.contentEncoding === 'string') {
-    notes.push(`Content: ${[s.contentMediaType, s.contentEncoding].filter((x) => typeof x === 'string').join(', ')}`);
-    ctx.warn(path, 'contentMediaType/contentEncoding are not Gemini Schema fields; stated in the description');
-  }
-  for (const key of Object.keys(s)) {
-    if (!HANDLED.has(key)) ctx.warn(childPath(path, key), `${key} is not a Gemini Schema field; removed`);
-  }
 }
 
 export function toGeminiSchema(schema: unknown, path: string, ctx: Ctx): GeminiSchema {
@@ -416,13 +357,4 @@ function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[],
   for (const key of ['dependentSchemas', 'unevaluatedProperties']) {
     if (key in s) warn(childPath(path, key), `${key} is not a Gemini Schema field; removed`);
   }
-}
-
-function describeShape(schema: unknown): string {
-  if (!isObject(schema)) return schema === false ? 'not allowed' : 'any value';
-  if (typeof schema.type === 'string') {
-    const desc = typeof schema.description === 'string' ? ` (${schema.description})` : '';
-    return `a ${schema.type}${desc}`;
-  }
-  return `matching ${short(schema, 80)}`;
 }
