@@ -143,6 +143,35 @@ describe('esp32 engine: WebSocket devices', () => {
     assert.deepEqual(n.payload, { jsonrpc: '2.0', method: 'notifications/state_changed', params: { newState: 'idle', oldState: 'connecting' } });
   });
 
+  it('tools/list_changed from a custom board lists the tools again', async () => {
+    const device = await connect();
+    await ready();
+    rig.events.length = 0;
+    device.firmware.fixture.tools = device.firmware.fixture.tools.slice(0, 3);
+    device.sendMcp('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+    const tools = await ready();
+    assert.deepEqual((tools.payload as any[]).map((t) => t.name), ['self.get_device_status', 'self.audio_speaker.set_volume', 'self.screen.set_brightness']);
+    const p = provider();
+    assert.equal((await p.listTools()).tools.length, 3);
+    await p.close();
+  });
+
+  it('the same device connecting again replaces its older connection', async () => {
+    const old = await connect();
+    const firstTools = await ready();
+    rig.events.length = 0;
+    const fresh = await connect();
+    const tools = await ready();
+    assert.notEqual(tools.device.sessionId, firstTools.device.sessionId);
+    await old.closed;
+    assert.equal(rig.listener.registry.size, 1);
+    const p = provider();
+    await p.callTool('self.audio_speaker.set_volume', { volume: 3 });
+    assert.equal(fresh.firmware.state.volume, 3);
+    assert.equal(old.firmware.state.volume, 70);
+    await p.close();
+  });
+
   it('closes a frame over 1 MiB with 1009', async () => {
     const device = await connect();
     await ready();
