@@ -79,7 +79,7 @@ describe('todo server: compiled entry point (dist/)', function () {
       this.skip();
     }
     const dataDir = mkdtempSync(join(tmpdir(), 'todo-dist-'));
-    const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, TODO_MAIN_DIST);
+    const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, { entry: TODO_MAIN_DIST });
     try {
       const { tools } = await server.client.listTools();
       assert.deepEqual(tools.map((t) => t.name), ['create_todo', 'list_todos', 'update_todo', 'delete_todo']);

@@ -2,7 +2,7 @@
 // real MCP client to it, over stdio or over Streamable HTTP on a free 127.0.0.1 port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -55,7 +55,7 @@ async function processGone(pid: number): Promise<void> {
   throw new Error(`todo server process ${pid} did not exit`);
 }
 
-async function startStdio(storage: StorageEnv, entry: string): Promise<RunningTodoServer> {
+async function startStdio(storage: StorageEnv, entry: string, client: Client): Promise<RunningTodoServer> {
   const { command, args } = commandFor(entry);
   const transport = new StdioClientTransport({
     command,
@@ -66,7 +66,6 @@ async function startStdio(storage: StorageEnv, entry: string): Promise<RunningTo
   });
   let log = '';
   transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const client = new Client({ name: 'todo-contract-test', version: '1.0.0' });
   await client.connect(transport);
   return {
     client,
@@ -80,7 +79,7 @@ async function startStdio(storage: StorageEnv, entry: string): Promise<RunningTo
   };
 }
 
-async function startHttp(storage: StorageEnv, entry: string): Promise<RunningTodoServer> {
+async function startHttp(storage: StorageEnv, entry: string, client: Client): Promise<RunningTodoServer> {
   const { command, args } = commandFor(entry);
   const child = spawn(command, [...args, 'http', '--port', '0', '--host', '127.0.0.1'], {
     env: serverEnv(storage),
@@ -96,7 +95,6 @@ async function startHttp(storage: StorageEnv, entry: string): Promise<RunningTod
     });
     child.once('exit', (code) => reject(new Error(`todo server exited (${code}) before listening:\n${log}`)));
   });
-  const client = new Client({ name: 'todo-contract-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return {
     client,
@@ -110,8 +108,20 @@ async function startHttp(storage: StorageEnv, entry: string): Promise<RunningTod
   };
 }
 
-export function startTodoServer(kind: TransportKind, storage: StorageEnv, entry = TODO_MAIN_TS): Promise<RunningTodoServer> {
-  return kind === 'stdio' ? startStdio(storage, entry) : startHttp(storage, entry);
+export interface StartOptions {
+  /** The server's entry point: the TypeScript source (default) or the compiled dist/ file. */
+  entry?: string;
+  /** The client's protocol era: 'legacy' (initialize, the SDK default) or a pinned modern revision. */
+  versionNegotiation?: ClientOptions['versionNegotiation'];
+}
+
+export function startTodoServer(kind: TransportKind, storage: StorageEnv, options: StartOptions = {}): Promise<RunningTodoServer> {
+  const entry = options.entry ?? TODO_MAIN_TS;
+  const client = new Client(
+    { name: 'todo-contract-test', version: '1.0.0' },
+    options.versionNegotiation ? { versionNegotiation: options.versionNegotiation } : undefined,
+  );
+  return kind === 'stdio' ? startStdio(storage, entry, client) : startHttp(storage, entry, client);
 }
 
 /** The JSON object a todo tool answered with (the structured content, checked against the text). */
