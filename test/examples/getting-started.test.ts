@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, unknownTypes, type NodeRedProcess } from './node-red-process';
+import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const home = require('../../scripts/node-red-home.cjs');
@@ -21,12 +21,12 @@ describe('examples: npm start and the getting-started flow', function () {
     await nr?.stop();
   });
 
-  it('deploys the getting-started flow on first start, with no unknown node types', async () => {
+  it('deploys the getting-started flow on first start, without errors or unknown node types', async () => {
     const res = await nr.request('GET', '/flows');
     assert.equal(res.status, 200);
     const ids = new Set((res.body as any[]).map((n) => n.id));
     for (const n of flow) assert.ok(ids.has(n.id), `node ${n.id} (${n.type}) is deployed`);
-    assert.deepEqual(await unknownTypes(nr, flow), []);
+    await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
   });
 
@@ -84,6 +84,20 @@ describe('examples: npm start and the getting-started flow', function () {
     const progress = nr.debug.messages.filter((m) => m.id === 'gs-debug-progress');
     assert.ok(progress.length >= 1, 'progress notifications reached output 2');
     assert.equal(progress[0].value.total, 4);
+    assert.deepEqual(nr.debug.errors(), []);
+  });
+
+  it('every example imported into one Node-RED together: unique ids, no errors, no unknown nodes', async () => {
+    const all = readdirSync(EXAMPLES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .flatMap((f) => readExample(f.replace(/\.json$/, '')));
+    const ids = all.map((n) => n.id);
+    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], 'node ids are unique across the examples');
+    nr.debug.clear();
+    await nr.deploy(all);
+    // The getting-started injects fire on deploy: once their output is in, every flow has started.
+    await nr.debug.next('gs-debug-echo');
+    await assertCleanDeploy(nr, all);
     assert.deepEqual(nr.debug.errors(), []);
   });
 

@@ -261,3 +261,11 @@ export async function unknownTypes(nr: NodeRedProcess, flow: FlowNode[]): Promis
   }
   return [...new Set(flow.map((n) => n.type))].filter((t) => !known.has(t) && !t.startsWith('subflow:'));
 }
+
+/** What "deploys without errors or unknown nodes" means: every type known, no error or missing-type log line. */
+export async function assertCleanDeploy(nr: NodeRedProcess, flow: FlowNode[]): Promise<void> {
+  const unknown = await unknownTypes(nr, flow);
+  if (unknown.length) throw new Error(`unknown node types: ${unknown.join(', ')}`);
+  const bad = nr.log.filter((l) => /\[error\]|missing (node )?types|Waiting for missing/i.test(l));
+  if (bad.length) throw new Error(`Node-RED logged:\n${bad.join('\n')}`);
+}
