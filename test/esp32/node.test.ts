@@ -5,6 +5,7 @@ import { helper, load, nextMessage, nextMessages, send, sleep, startRuntime, sto
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { freePort } from '../peers/free-port';
 import { LICHUANG_ID, OTTO_ID, rejection } from './helpers';
+import { getListener } from '../../src/esp32/listener-registry';
 
 const esp32Node = require('../../nodes/esp32-mcp-in.ts');
 
@@ -195,6 +196,36 @@ describe('esp32-mcp-in node (real runtime)', function () {
     const probe = createServer();
     await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
     await new Promise((r) => probe.close(r));
+  });
+
+  it('mqtt client mode: an allow-listed device on a broker the test starts is listed and called', async () => {
+    const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
+    const { Aedes } = await importEsm('aedes');
+    const { createServer } = await import('node:net');
+    const broker = await Aedes.createBroker();
+    const server = createServer(broker.handle);
+    const sockets = new Set<import('node:net').Socket>();
+    server.on('connection', (c) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const brokerUrl = `mqtt://127.0.0.1:${(server.address() as any).port}`;
+    const device = await XiaozhiMqttDevice.connect({ brokerUrl, deviceId: OTTO_ID, mode: 'subscribing', fixture: ottoRobot() });
+    try {
+      await load(flow({ transport: 'mqtt', broker: brokerUrl, allow: OTTO_ID }), {}, [esp32Node]);
+      // The device may be ready before a listener on the output could be attached: ask the registry.
+      const registry = getListener('in')!.registry;
+      while (registry.get(OTTO_ID)?.state !== 'ready') await new Promise((r) => registry.once('change', r));
+      assert.equal(registry.get(OTTO_ID)!.transport, 'mqtt');
+      const out = nextMessage('called');
+      send('call', { tool: 'self.audio_speaker.set_volume', payload: { volume: 44 } });
+      await out;
+      assert.equal(device.firmware.state.volume, 44);
+    } finally {
+      await helper.unload();
+      await device.end();
+      await new Promise((r) => broker.close(r));
+      for (const c of sockets) c.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('bad config (mqtt without broker) is reported without throwing', async () => {
