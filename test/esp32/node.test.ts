@@ -178,7 +178,8 @@ describe('esp32-mcp-in node (real runtime)', function () {
   it('mqtt-gateway mode: a stock device that never subscribes is listed and called; redeploy frees the port', async () => {
     const port = await freePort();
     await load(flow({ transport: 'mqtt-gateway', host: '127.0.0.1', port }), {}, [esp32Node]);
-    await sleep(100);
+    // the embedded listener binds asynchronously (aedes is loaded on first use)
+    for (let i = 0; i < 200 && !(getListener('in') as any)?.port; i++) await sleep(25);
     const ready = untilTools(OTTO_ID);
     const device = await XiaozhiMqttDevice.connect({ brokerUrl: `mqtt://127.0.0.1:${port}`, deviceId: OTTO_ID, mode: 'stock', fixture: ottoRobot() });
     try {
