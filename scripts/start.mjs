@@ -26,4 +26,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     if (child.exitCode === null) child.kill(signal);
   });
 }
+// `npm start` runs us through `sh -c`; when npm is stopped with `kill`, dash dies without passing the
+// signal on and we would be orphaned with Node-RED still running. So stop when our parent goes away.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && child.exitCode === null) child.kill('SIGTERM');
+}, 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
