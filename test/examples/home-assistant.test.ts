@@ -65,10 +65,25 @@ describe('examples: home-assistant.json', function () {
         ['HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }],
       ],
     );
+    assert.deepEqual(nr.debug.errors(), []);
   });
 
-  it('never shows the token in the sidebar or the log, and nothing failed', () => {
-    assert.deepEqual(nr.debug.errors(), []);
+  it('a rejected token reaches the catch node as a readable error, without the token', async () => {
+    const wrong = 'wrong-token-never-shown-9f2e';
+    const variant = flow.map((n) => (n.id === 'ha-server' ? { ...n, headers: { Authorization: `Bearer ${wrong}` } } : n));
+    await nr.deploy(variant);
+    nr.debug.clear();
+    await nr.inject('ha-inject-on');
+    const caught = await nr.debug.next('ha-debug-errors');
+    assert.match(JSON.stringify(caught.value), /401/);
+    assert.ok(!JSON.stringify(nr.debug.messages.map((m) => m.raw)).includes(wrong));
+    assert.ok(!nr.log.some((l) => l.includes(wrong)));
+    // Back to the example as shipped for the checks that follow.
+    await nr.deploy(flow);
+    nr.debug.clear();
+  });
+
+  it('never shows the token in the sidebar or the log', () => {
     for (const m of nr.debug.messages) assert.ok(!JSON.stringify(m.raw).includes(ha.token));
     for (const line of nr.log) assert.ok(!line.includes(ha.token), line);
   });
