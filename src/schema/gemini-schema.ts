@@ -288,10 +288,16 @@ function array(s: JsonObject, out: GeminiSchema, path: string, notes: string[], 
   }
 }
 
+/**
+ * "__proto__" is a valid parameter name, but @google/genai rebuilds `parameters` by assignment and
+ * silently loses it (seen on the wire, test/schema/genai-sdk.test.ts): it is renamed like a bad name.
+ */
+const RESERVED_PARAMETER_NAMES: ReadonlySet<string> = new Set(['__proto__']);
+
 /** Gemini parameter names: letter or underscore first, then [A-Za-z0-9_], at most 64. */
 export function propertyNameMap(names: string[]): Map<string, string> {
-  if (names.every((n) => DECLARED_NAME_PATTERN.test(n))) return new Map(names.map((n) => [n, n]));
-  return declaredNameMap(names);
+  if (names.every((n) => DECLARED_NAME_PATTERN.test(n) && !RESERVED_PARAMETER_NAMES.has(n))) return new Map(names.map((n) => [n, n]));
+  return declaredNameMap(names, { reserved: RESERVED_PARAMETER_NAMES });
 }
 
 function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[], ctx: Ctx): void {
@@ -311,7 +317,8 @@ function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[],
     const declared = rename.get(name) ?? name;
     const converted = toGeminiSchema(props[name], childPath(propsPath, name), childCtx);
     if (declared !== name) {
-      warn(childPath(propsPath, name), `parameter name "${name}" breaks Gemini's parameter-name rule; declared as "${declared}" (restoreArgumentNames maps it back)`);
+      const why = RESERVED_PARAMETER_NAMES.has(name) ? 'is dropped by @google/genai' : "breaks Gemini's parameter-name rule";
+      warn(childPath(propsPath, name), `parameter name "${name}" ${why}; declared as "${declared}" (restoreArgumentNames maps it back)`);
       describe(converted, converted.description, [`Sent to the tool as "${name}"`]);
     }
     setOwn(properties, declared, converted);

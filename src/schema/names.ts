@@ -10,6 +10,8 @@ const HASH_HEX = 8;
 
 export interface DeclareNamesOptions {
   prefix?: string;
+  /** Names no one may be declared as (they all get a hash suffix instead). */
+  reserved?: ReadonlySet<string>;
 }
 
 function hashHex(text: string): string {
@@ -51,10 +53,15 @@ export function declaredNameMap(mcpToolNames: readonly string[], options: Declar
     if (group) group.push(name);
     else groups.set(base, [name]);
   }
-  const taken = new Set<string>();
+  const reserved = options.reserved ?? new Set<string>();
+  const taken = new Set<string>(reserved);
   const result = new Map<string, string>();
   const losers: Array<[string, string]> = [];
   for (const [base, group] of groups) {
+    if (reserved.has(base)) {
+      for (const n of group) losers.push([n, base]);
+      continue;
+    }
     const keeper = group.find((n) => prefix + n === base) ?? group[0];
     result.set(keeper, base);
     taken.add(base);

@@ -9,6 +9,10 @@ import { childPath, indexPath } from './json-path';
 import { DECLARED_NAME_PATTERN } from './names';
 import { hasOwn, isObject, type JsonObject } from './types';
 
+/**
+ * gemini: the Gemini API's generateContent (declarations with `parametersJsonSchema` or `parameters`);
+ * gemini-schema: consumers that take only `parameters` (Live API, some SDKs); openai; anthropic.
+ */
 export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropic';
 
 /** Fields of Gemini's v1beta `Schema` message (gemini-api.md §3.1); anything else is "Unknown name … Cannot find field". */
@@ -93,14 +97,15 @@ function checkGeminiDeclaration(decl: unknown, at: string, target: ValidationTar
   if (decl.parameters !== undefined && decl.parametersJsonSchema !== undefined) {
     problems.push(`${at}: parameters and parametersJsonSchema are mutually exclusive`);
   }
-  if (target === 'gemini-schema') {
-    if (decl.parametersJsonSchema !== undefined) problems.push(`${at}: gemini-schema declarations use parameters, not parametersJsonSchema`);
-    if (decl.parameters === undefined) return;
+  // The Gemini API takes either form; the Live API and some SDKs take only `parameters` (gemini-schema).
+  if (target === 'gemini-schema' && decl.parametersJsonSchema !== undefined) {
+    problems.push(`${at}: gemini-schema declarations use parameters, not parametersJsonSchema`);
+  }
+  if (decl.parameters !== undefined) {
     if (!isObject(decl.parameters) || decl.parameters.type !== 'OBJECT') problems.push(`${at}.parameters: must be a Schema of type OBJECT`);
     checkGeminiSchema(decl.parameters, `${at}.parameters`, problems);
-  } else {
-    if (decl.parameters !== undefined) problems.push(`${at}: gemini declarations use parametersJsonSchema, not parameters`);
-    if (decl.parametersJsonSchema === undefined) return;
+  }
+  if (target === 'gemini' && decl.parametersJsonSchema !== undefined) {
     checkJsonSchemaParameters(decl.parametersJsonSchema, `${at}.parametersJsonSchema`, problems, false);
     vendorKeys(decl.parametersJsonSchema, `${at}.parametersJsonSchema`, problems);
   }

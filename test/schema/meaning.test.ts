@@ -151,6 +151,15 @@ describe('schema compiler: meaning kept', function () {
     assert.deepEqual(restored, { 'entity-id': 'light.kitchen', 'light.brightness': 5, '9am': true, 'with space': 'a', ['p'.repeat(70)]: 'b', nested: { 'x-y': 1 } });
     const ajv = addFormats(new Ajv2020({ strict: false, logger: false }));
     assert.ok(ajv.validate(t.inputSchema, restored), JSON.stringify(ajv.errors));
+    // "__proto__" survives the trip (the SDK would drop it as a `parameters` key).
+    const proto = ADVERSARIAL.find((a) => a.tool.name === 'proto_keys')!.tool;
+    const protoOut = outputSchema(proto, 'gemini-schema');
+    const declaredProto = Object.keys(protoOut.properties).find((k) => k.startsWith('__proto___'))!;
+    assert.match(declaredProto, /^__proto___[0-9a-f]{8}$/);
+    assert.deepEqual(protoOut.required, [declaredProto, 'constructor']);
+    const back = restoreArgumentNames(proto.inputSchema, { [declaredProto]: 'p', constructor: 1 });
+    assert.deepEqual(Object.keys(back).sort(), ['__proto__', 'constructor']);
+    assert.equal(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, 'p');
     // Names that needed no change come back as they were.
     const ha = homeAssistantTools().find((x) => x.name === 'HassTurnOn')!;
     assert.deepEqual(restoreArgumentNames(ha.inputSchema, { name: 'x', domain: ['light'] }), { name: 'x', domain: ['light'] });

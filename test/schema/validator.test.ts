@@ -82,6 +82,10 @@ describe('schema compiler: validator rejects what providers reject', function ()
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: {}, 'x-mcp-header': 'h' } }), 'gemini'), /vendor keyword/);
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: schema, functionCall: {} }), 'gemini'), /unknown field "functionCall"/);
     expectProblem(validateDeclarations([{}], 'gemini'), /functionDeclarations array/);
+    expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: schema }), 'gemini-schema'), /use parameters, not parametersJsonSchema/);
+    // The Gemini API takes both forms, and checks `parameters` by the Schema rules.
+    assert.deepEqual(validateDeclarations(compileTools(ha, 'gemini-schema').payload, 'gemini'), []);
+    expectProblem(validateDeclarations(geminiTool({ name: 'a', parameters: { type: 'OBJECT', properties: { b: { type: 'string' } } } }), 'gemini'), /invalid value "string"/);
     // A property NAMED x-… is not a vendor keyword.
     assert.deepEqual(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { 'x-api': { type: 'string' } } } }), 'gemini'), []);
   });
