@@ -2,13 +2,16 @@
 // In one process and one run, against the fake Gemini (zero delay) and the Home Assistant stand-in:
 //   (a) a hand-written loop with the bare @google/genai client and the bare MCP client, and
 //   (b) the gemini-agent node in the real Node-RED runtime (auto mode),
-// each request being STEPS model turns with one tool call each, then a final text turn. Rounds
-// alternate so machine noise hits both alike. Prints median per-step time and the ratio (goal <= 1.2).
+// each request being STEPS model turns with one tool call each, then a final text turn. Requests
+// alternate one by one so machine noise hits both alike. Prints median per-step time and the ratio (goal <= 1.2).
 import { GoogleGenAI, type Content } from '@google/genai';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { reply } from '../test/peers/fake-gemini';
 import { startHomeAssistant } from '../test/peers/home-assistant';
 import { API_KEY, clearGeminiEnv, helper, loadAgent, run, startFakeGemini } from '../test/gemini/harness';
+import { runAgent } from '../src/gemini/agent-loop';
+import { mcpExecutor } from '../src/gemini/auto-executor';
+import { buildCatalog } from '../src/gemini/tool-catalog';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 4);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
@@ -60,29 +63,53 @@ async function main() {
     if (caught) throw new Error(caught.error.message);
   };
 
-  const measure = async (fn: () => Promise<void>) => {
-    const perStep: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      scriptRequest();
-      const t = performance.now();
-      await fn();
-      perStep.push((performance.now() - t) / (STEPS + 1));
-    }
-    return perStep;
+  // (c) the engine alone (src/gemini, no Node-RED) over the same shared MCP session the node uses:
+  // splits the overhead between the loop and the runtime.
+  const provider = (helper.getNode('ha') as any).provider;
+  const engine = async () => {
+    await runAgent({
+      client: ai,
+      model: MODEL,
+      contents: [{ role: 'user', parts: [{ text: 'turn on the lights' }] }],
+      catalog: await buildCatalog([{ provider }]),
+      executor: mcpExecutor(),
+      maxSteps: STEPS + 2,
+      functionCalling: 'AUTO',
+      timeoutMs: 120000,
+      secrets: [API_KEY],
+    });
   };
 
-  await measure(bare);
-  await measure(viaNode); // warm-up both paths
+  const once = async (fn: () => Promise<void>) => {
+    scriptRequest();
+    const t = performance.now();
+    await fn();
+    return (performance.now() - t) / (STEPS + 1);
+  };
+
+  for (let i = 0; i < 10; i++) {
+    await once(bare); // warm-up every path
+    await once(engine);
+    await once(viaNode);
+  }
+  // Interleaved request by request (order swapped each time) so load from other processes hits both alike.
   const bareTimes: number[] = [];
+  const engineTimes: number[] = [];
   const nodeTimes: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    bareTimes.push(...(await measure(bare)));
-    nodeTimes.push(...(await measure(viaNode)));
+  const order: Array<[() => Promise<void>, number[]]> = [
+    [bare, bareTimes],
+    [engine, engineTimes],
+    [viaNode, nodeTimes],
+  ];
+  for (let i = 0; i < REQUESTS * ROUNDS; i++) {
+    const rotated = [...order.slice(i % 3), ...order.slice(0, i % 3)];
+    for (const [fn, times] of rotated) times.push(await once(fn));
   }
   const b = median(bareTimes);
   const n = median(nodeTimes);
   console.log(`agent-overhead: ${STEPS} tool steps + 1 final turn per request, ${REQUESTS} requests x ${ROUNDS} rounds, model ${MODEL}`);
   console.log(`  bare @google/genai + MCP client loop: ${b.toFixed(2)} ms per step (median)`);
+  console.log(`  engine alone (runAgent, McpSession):  ${median(engineTimes).toFixed(2)} ms per step (median)`);
   console.log(`  gemini-agent node (auto mode):        ${n.toFixed(2)} ms per step (median)`);
   console.log(`  ratio node/bare: ${(n / b).toFixed(2)} (goal <= 1.2)`);
 
