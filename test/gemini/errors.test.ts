@@ -83,6 +83,17 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
     fake.script({ ...reply.text('too late'), delayMs: 5000 });
     const { caught } = await run({ payload: 'hi' });
     assert.equal(errorText(caught), 'Gemini did not answer within 0.5 s');
+    while (!fake.requests[0].aborted) await new Promise((r) => setTimeout(r, 10)); // the HTTP request was really cancelled
+  });
+
+  it('cancels the Gemini request in flight when the node is closed (redeploy)', async () => {
+    await load();
+    fake.script({ ...reply.text('never'), delayMs: 30000 });
+    helper.getNode('agent').receive({ payload: 'hi' });
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await helper.unload();
+    while (!fake.requests[0].aborted) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(fake.requests[0].aborted, true);
   });
 
   it('sends every failure to Catch, also a server config node that is missing', async () => {

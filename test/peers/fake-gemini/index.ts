@@ -101,7 +101,14 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       return;
     }
     const step = typeof entry === 'function' ? entry(record) : entry;
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.delayMs) {
+      // A client that gives up (abort, timeout) closes the connection while we wait.
+      res.on('close', () => {
+        if (!res.writableFinished) record.aborted = true;
+      });
+      await new Promise((r) => setTimeout(r, step.delayMs));
+      if (record.aborted) return;
+    }
     respond(res, step, model, body, streaming);
   }
 

@@ -23,6 +23,8 @@ export interface RecordedRequest {
   body: any;
   /** 400 texts of the strict rules this request broke (it was answered with the first). */
   violations: string[];
+  /** The client closed the connection before a (delayed) answer was sent. */
+  aborted?: boolean;
 }
 
 export const reply = {
