@@ -12,7 +12,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const WARMUP = 10;
 const FORMATS: ToolFormat[] = ['mcp', 'gemini', 'gemini-schema', 'openai', 'anthropic'];
 
-const fixture = path.resolve(__dirname, '../../shared/fixtures/home-assistant/tools-list.json');
+// The repo's copy of ../shared/fixtures/home-assistant/tools-list.json.
+const fixture = path.resolve(__dirname, '../test/peers/home-assistant/fixtures/tools-list.json');
 const haTools: Tool[] = JSON.parse(readFileSync(fixture, 'utf8')).result.tools;
 const tools: Tool[] = Array.from({ length: TOOL_COUNT }, (_, i) => {
   const base = haTools[i % haTools.length];

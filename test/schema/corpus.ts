@@ -7,20 +7,21 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ADVERSARIAL_TOOLS } from './adversarial-corpus';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
+// The repo's byte-identical copies of ../shared/fixtures/{home-assistant,xiaozhi}/, so a fresh clone runs.
+const PEERS = path.resolve(__dirname, '../peers');
 
 function readJson(file: string): any {
-  return JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'));
+  return JSON.parse(readFileSync(path.join(PEERS, file), 'utf8'));
 }
 
 /** HA's fixture is a JSON-RPC response; keys starting with "_" are provenance notes, not wire data. */
 export function homeAssistantTools(): Tool[] {
-  return readJson('home-assistant/tools-list.json').result.tools;
+  return readJson('home-assistant/fixtures/tools-list.json').result.tools;
 }
 
 /** xiaozhi fixtures hold the device's tool array (ai tools and user-only tools) under `tools`. */
 export function xiaozhiTools(file: 'device-tools.json' | 'device-tools-lichuang-dev.json'): Tool[] {
-  return readJson(`xiaozhi/${file}`).tools;
+  return readJson(`xiaozhi-device/fixtures/${file}`).tools;
 }
 
 /** Starts @modelcontextprotocol/server-everything over stdio, lists its tools and stops it. */
