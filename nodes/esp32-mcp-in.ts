@@ -49,6 +49,11 @@ export = function (RED: RED) {
 
     const showStatus = () => {
       if (!listener) return;
+      const broker = listener.brokerState?.();
+      if (broker && broker !== 'connected') {
+        node.status({ fill: broker === 'offline' ? 'red' : 'yellow', shape: 'ring', text: RED._(broker === 'offline' ? 'esp32-mcp-in.status.brokerOffline' : 'esp32-mcp-in.status.brokerConnecting') });
+        return;
+      }
       const n = listener.registry.size;
       node.status(
         n > 0

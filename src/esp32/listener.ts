@@ -40,6 +40,8 @@ export interface Esp32Listener {
   readonly transport: Esp32Transport;
   readonly registry: DeviceRegistry;
   start(): Promise<void>;
+  /** MQTT client mode: the broker connection (devices are unreachable while it is down). */
+  brokerState?(): 'connecting' | 'connected' | 'offline';
   /** Closes every device connection and the listener itself. */
   close(): Promise<void>;
 }

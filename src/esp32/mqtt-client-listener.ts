@@ -22,6 +22,7 @@ export class MqttClientListener implements Esp32Listener {
   private readonly deviceTopic: string;
   private readonly allow: string[];
   private closing = false;
+  private everConnected = false;
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
@@ -33,8 +34,9 @@ export class MqttClientListener implements Esp32Listener {
     return this.settings.id;
   }
 
-  get connected(): boolean {
-    return !!this.client?.connected;
+  brokerState(): 'connecting' | 'connected' | 'offline' {
+    if (this.client?.connected) return 'connected';
+    return this.everConnected ? 'offline' : 'connecting';
   }
 
   async start(): Promise<void> {
@@ -47,7 +49,13 @@ export class MqttClientListener implements Esp32Listener {
       connectTimeout: 10_000,
     });
     this.client = client;
+    // Broker state changes show on the node's status like device changes do.
+    const changed = () => this.registry.emit('change');
+    client.on('offline', changed);
+    client.on('close', changed);
     client.on('connect', () => {
+      this.everConnected = true;
+      changed();
       client.subscribe(this.fromDevice.subscription, { qos: 0 }, (err) => {
         if (err) this.settings.log?.warn(`esp32 mqtt: subscribe failed: ${err.message}`);
         else this.probeAllowed();

@@ -8,6 +8,7 @@ import { LICHUANG_ID, OTTO_ID, rejection } from './helpers';
 import { getListener } from '../../src/esp32/listener-registry';
 
 const esp32Node = require('../../nodes/esp32-mcp-in.ts');
+const statusNode = require('@node-red/nodes/core/common/25-status.js');
 
 function flow(extra: Record<string, unknown> = {}, server: Record<string, unknown> = {}): FlowNode[] {
   return [
@@ -227,6 +228,18 @@ describe('esp32-mcp-in node (real runtime)', function () {
       for (const c of sockets) c.destroy();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it('mqtt client mode shows an unreachable broker on the node status', async () => {
+    const port = await freePort(); // nothing listens there
+    await load(
+      [...flow({ transport: 'mqtt', broker: `mqtt://127.0.0.1:${port}`, allow: OTTO_ID }), { id: 'statusWatch', type: 'status', scope: ['in'], wires: [['statuses']] }, { id: 'statuses', type: 'helper' }],
+      {},
+      [esp32Node, statusNode],
+    );
+    const msg = await nextMessage('statuses');
+    assert.match(msg.status.text, /connecting to broker|brokerConnecting/); // the test helper loads no message catalogs
+    assert.equal(msg.status.fill, 'yellow');
   });
 
   it('bad config (mqtt without broker) is reported without throwing', async () => {
