@@ -1,6 +1,9 @@
 // Streaming (text chunks on output 2 as they arrive) and memory (history in node context per
 // msg.sessionId, capped at historyTurns) through the real runtime against the fake Gemini.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
 import { clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
@@ -91,5 +94,30 @@ describe('gemini-agent: streaming and memory', function () {
     await run({ payload: 'one', sessionId: 's' });
     await run({ payload: 'two', sessionId: 's' });
     assert.deepEqual(texts(fake.requests[1].body.contents), ['user:two']);
+  });
+
+  it('keeps the conversation in a persistent context store (localfilesystem) across a store restart', async () => {
+    // The test helper neither opens configured context stores nor keeps contexts over unload, so the
+    // store is opened, closed and reopened here with the runtime's own context module.
+    const context = require('@node-red/runtime/lib/nodes/context');
+    const dir = mkdtempSync(join(tmpdir(), 'gemini-agent-context-'));
+    helper.settings({ contextStorage: { default: { module: 'localfilesystem', config: { dir, flushInterval: 0 } } } });
+    try {
+      await loadAgent({ fake, agent: { memory: 'context' } });
+      await context.load();
+      fake.script(reply.text('Noted: the code is 4711.'), reply.text('The code is 4711.'));
+      await run({ payload: 'Remember the code 4711', sessionId: 'door' });
+      await context.close(); // flushes to disk and drops every cached value
+      const files = readdirSync(join(dir, 'context', 'tab'));
+      assert.ok(readFileSync(join(dir, 'context', 'tab', files[0]), 'utf8').includes('Remember the code 4711'), 'history is on disk');
+      await context.load();
+      const again = await run({ payload: 'What is the code?', sessionId: 'door' });
+      assert.equal(again.answer.payload, 'The code is 4711.');
+      assert.deepEqual(texts(fake.requests[1].body.contents), ['user:Remember the code 4711', 'model:Noted: the code is 4711.', 'user:What is the code?']);
+    } finally {
+      await context.close();
+      helper.settings({ contextStorage: undefined });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
