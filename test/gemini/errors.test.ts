@@ -149,4 +149,23 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
       delete process.env.GEMINI_API_KEY;
     }
   });
+
+  it('works from a minimal flow JSON with the documented defaults', async () => {
+    const flow = [
+      { id: 'tab', type: 'tab' },
+      { id: 'agent', type: 'gemini-agent', z: 'tab', baseUrl: fake.url, x: 1, y: 1, wires: [['out']] },
+      { id: 'out', type: 'helper', z: 'tab', x: 1, y: 1 },
+      { id: 'catcher', type: 'catch', z: 'tab', scope: null, x: 1, y: 1, wires: [['caught']] },
+      { id: 'caught', type: 'helper', z: 'tab', x: 1, y: 1 },
+    ];
+    const { ALL_NODES } = await import('./harness');
+    await helper.load(ALL_NODES, flow, { agent: { apiKey: API_KEY } });
+    fake.script(reply.text('defaults work'));
+    const { answer } = await run({ payload: 'hi' });
+    assert.equal(answer.payload, 'defaults work');
+    const r = fake.requests[0];
+    assert.deepEqual([r.version, r.model, r.method], ['v1beta', 'gemini-flash-latest', 'generateContent']);
+    assert.equal(r.body.tools, undefined, 'no servers, no tools');
+    assert.equal(answer.gemini.sessionId, 'default');
+  });
 });
