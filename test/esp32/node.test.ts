@@ -176,6 +176,25 @@ describe('esp32-mcp-in node (real runtime)', function () {
     assert.equal(helper._server.listenerCount('upgrade'), baseline);
   });
 
+  it('a modified-flow deploy (new path) closes the old sockets; devices reach the new path only', async () => {
+    await load(flow(), {}, [esp32Node]);
+    const r = untilTools(OTTO_ID);
+    const a = await connect();
+    await r;
+    const tab = { id: 'test-tab', type: 'tab', label: 'test' };
+    const changed = flow({ path: '/devices/' }).map((n) => (n.type === 'mcp-server' ? n : { ...n, z: tab.id }));
+    await helper.setFlows([tab, ...changed], 'nodes');
+    assert.equal((await a.closed).code, 1001);
+    const onNewPath = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/devices/', deviceId: OTTO_ID, fixture: ottoRobot() });
+    devices.push(onNewPath);
+    const registry = getListener('in')!.registry;
+    while (registry.get(OTTO_ID)?.state !== 'ready') await new Promise((res) => registry.once('change', res));
+    // the old path is nobody's any more: the upgrade is not answered
+    const old = XiaozhiWsDevice.connect({ url: wsUrl(), deviceId: LICHUANG_ID, fixture: lichuangDev() });
+    const outcome = await Promise.race([old.then(() => 'connected', () => 'refused'), sleep(300).then(() => 'unanswered')]);
+    assert.notEqual(outcome, 'connected');
+  });
+
   it('mqtt-gateway mode: a stock device that never subscribes is listed and called; redeploy frees the port', async () => {
     const port = await freePort();
     await load(flow({ transport: 'mqtt-gateway', host: '127.0.0.1', port }), {}, [esp32Node]);
