@@ -130,7 +130,7 @@ function fromAlternatives(s: JsonObject, key: 'anyOf' | 'oneOf', path: string, n
   });
   describe(out, description, notes);
   if (converted.length === 0) return { ...out, type: 'NULL' };
-  if (nullable) for (const c of converted) c.nullable = true;
+  if (nullable) for (const c of converted) markNullable(c);
   if (converted.length === 1 && branches.length > 1) {
     // Only a null branch went away: one branch plus nullable says the same.
     const only = converted[0];
@@ -141,6 +141,12 @@ function fromAlternatives(s: JsonObject, key: 'anyOf' | 'oneOf', path: string, n
   }
   out.anyOf = converted;
   return out;
+}
+
+/** Null allowed: said on the typed schemas themselves (a schema holding only anyOf has no type to qualify). */
+function markNullable(schema: GeminiSchema): void {
+  if (Array.isArray(schema.anyOf)) for (const branch of schema.anyOf as GeminiSchema[]) markNullable(branch);
+  else schema.nullable = true;
 }
 
 function anyValue(s: JsonObject, path: string, ctx: Ctx, notes: string[]): GeminiSchema {
