@@ -15,6 +15,7 @@ import type { FunctionCallingMode } from '../src/gemini/types';
 import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input-handler';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
+import { translator } from './lib/i18n';
 
 interface ServerEntry {
   server?: string;
@@ -31,6 +32,7 @@ interface ConfiguredServer {
 const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 
 export = function register(RED: RED) {
+  const t = translator(RED, 'gemini-agent');
   function GeminiAgentNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -60,8 +62,8 @@ export = function register(RED: RED) {
     }
     for (const s of servers) s.node.register(node);
     if (missing.length) {
-      node.error(RED._('gemini-agent.errors.missing-server', { ids: missing.join(', ') }));
-      node.status({ fill: 'red', shape: 'ring', text: RED._('gemini-agent.status.missing-server') });
+      node.error(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }));
+      node.status({ fill: 'red', shape: 'ring', text: t('gemini-agent.status.missing-server') });
     }
 
     let client: { key: string; instance: GoogleGenAI } | undefined;
@@ -74,13 +76,13 @@ export = function register(RED: RED) {
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
         if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as any)) {
-          throw new McpNodeError(RED._('gemini-agent.errors.late-result', { agent: msg._agent }), RED._('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
+          throw new McpNodeError(t('gemini-agent.errors.late-result', { agent: msg._agent }), t('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
         }
         return;
       }
-      if (missing.length) throw new McpNodeError(RED._('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), RED._('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
+      if (missing.length) throw new McpNodeError(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), t('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
       const prompt = promptContents(msg.payload);
-      if (!prompt) throw new McpNodeError(RED._('gemini-agent.errors.bad-payload'), RED._('gemini-agent.status.bad-payload'), 'GEMINI_BAD_PAYLOAD');
+      if (!prompt) throw new McpNodeError(t('gemini-agent.errors.bad-payload'), t('gemini-agent.status.bad-payload'), 'GEMINI_BAD_PAYLOAD');
       const apiKey = resolveApiKey(node.credentials?.apiKey);
       const session = sessionKey(msg.sessionId, msg.topic);
       const history = memory === 'context' ? await loadHistory(node, session) : [];

@@ -99,7 +99,7 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
   it('sends every failure to Catch, also a server config node that is missing', async () => {
     await load({ servers: [{ server: 'not-there' }] });
     const { caught } = await run({ payload: 'hi' });
-    assert.match(errorText(caught), /gemini-agent\.errors\.missing-server/);
+    assert.match(errorText(caught), /mcp-server config node\(s\) not found: not-there/);
     assert.equal(fake.requests.length, 0);
   });
 
@@ -115,8 +115,7 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
   it('refuses a payload that is neither a prompt nor contents, with no request made', async () => {
     await load();
     const { caught } = await run({ payload: 42 });
-    // The test helper does not load message catalogs (RED._ returns the key).
-    assert.match(errorText(caught), /gemini-agent\.errors\.bad-payload/);
+    assert.match(errorText(caught), /msg\.payload must be a prompt string or a Gemini contents array/);
     assert.equal(fake.requests.length, 0);
   });
 

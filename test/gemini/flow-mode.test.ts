@@ -117,10 +117,10 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
     assert.match(fake.requests[1].body.contents[2].parts[0].functionResponse.response.error, /No result came back/);
     // The result arriving now finds nothing waiting: a Catch node hears about it.
     const late = await run({ ...side[0], payload: { too: 'late' } });
-    assert.match(late.caught.error.message, /late-result/);
+    assert.match(late.caught.error.message, /no call of this node is waiting for it/);
     // A result meant for another agent is not taken for a prompt either.
     const foreign = await run({ payload: { x: 1 }, _agent: 'someone-else:1:1:0' });
-    assert.match(foreign.caught.error.message, /late-result/);
+    assert.match(foreign.caught.error.message, /a tool result came back for someone-else:1:1:0/);
     assert.equal(fake.requests.length, 2);
   });
 
