@@ -110,6 +110,8 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
     assert.equal(caught, undefined);
     assert.equal(answer.gemini.blocked, 'PROHIBITED_CONTENT');
     assert.equal(answer.payload, '');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(statuses, [{ fill: 'blue', shape: 'dot', text: '' }, {}], 'blue dot in flight, cleared on success');
   });
 
   it('refuses a payload that is neither a prompt nor contents, with no request made', async () => {
