@@ -2,6 +2,9 @@
 //   GET  /mcp-server/:id/tools   tools of a deployed server, optionally compiled (?format=gemini…)
 //                                with the compiler's warnings, for dropdowns and before-deploy hints
 //   POST /mcp-server/test        "Test connection" with the dialog's current, undeployed settings
+//   POST /mcp-server/tools       the same tools answer as GET …/:id/tools, from settings the editor
+//                                sends (a server not deployed yet, or changed since), so dropdowns
+//                                and compiler warnings work before the first deploy
 // Tokens stay server-side: the editor sends the placeholder and we read the stored credential.
 import { errorMessage } from '../../src/errors';
 import { McpSession } from '../../src/mcp/session';
@@ -23,13 +26,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     try {
       const listed = await server.provider.listTools({ refresh: req.query.refresh === 'true' });
       const body: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools };
-      const format = typeof req.query.format === 'string' ? req.query.format : '';
-      if (format && format !== 'mcp') {
-        const { compileTools } = require('../../src/schema');
-        const compiled = compileTools(listed.tools, format, { prefix: req.query.prefix || undefined });
-        body.warnings = compiled.warnings;
-        body.names = compiled.names;
-      }
+      addCompiled(body, listed.tools, req.query.format, req.query.prefix);
       res.json(body);
     } catch (err) {
       res.status(502).json({ error: errorMessage(err) });
@@ -39,11 +36,7 @@ export function registerServerAdminRoutes(RED: RED): void {
   RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
     const body = req.body ?? {};
     const config = body.config ?? {};
-    let token: string | undefined = body.token;
-    if (!token || token === PASSWORD_PLACEHOLDER) {
-      const stored = body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
-      token = stored?.token;
-    }
+    const token = tokenFor(RED, body);
     let session: McpSession | undefined;
     try {
       const settings = normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token);
@@ -67,4 +60,41 @@ export function registerServerAdminRoutes(RED: RED): void {
       await session?.close();
     }
   });
+
+  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
+    const body = req.body ?? {};
+    let session: McpSession | undefined;
+    try {
+      const settings = normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body));
+      if (settings.transport === 'esp32') {
+        return res.status(404).json({ error: 'ESP32 devices connect to an esp32-mcp-in node: deploy it first' });
+      }
+      session = new McpSession(settings);
+      const listed = await session.listTools();
+      const answer: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools };
+      addCompiled(answer, listed.tools, body.format, body.prefix);
+      res.json(answer);
+    } catch (err) {
+      res.status(502).json({ error: errorMessage(err) });
+    } finally {
+      await session?.close();
+    }
+  });
+}
+
+// The editor never holds a deployed token: it sends the placeholder (or nothing) and we use the
+// stored credential of that config node; a token typed into an undeployed dialog is sent as is.
+function tokenFor(RED: RED, body: { id?: unknown; token?: unknown }): string | undefined {
+  const token = typeof body.token === 'string' ? body.token : undefined;
+  if (token && token !== PASSWORD_PLACEHOLDER) return token;
+  const stored = typeof body.id === 'string' && body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
+  return stored?.token;
+}
+
+function addCompiled(body: Record<string, unknown>, tools: unknown[], format: unknown, prefix: unknown): void {
+  if (typeof format !== 'string' || !format || format === 'mcp') return;
+  const { compileTools } = require('../../src/schema');
+  const compiled = compileTools(tools, format, { prefix: typeof prefix === 'string' && prefix ? prefix : undefined });
+  body.warnings = compiled.warnings;
+  body.names = compiled.names;
 }

@@ -1,0 +1,303 @@
+// The editor as a user meets it: a real Node-RED started from red.js with this package installed in
+// its userDir, Debian's Chromium driven by playwright-core, and the Home Assistant stand-in on a real
+// socket. The mcp-server and mcp-call-tool dialogs are used through their own buttons and fields;
+// only placing nodes on the canvas goes through RED.view.importNodes (dragging from the palette is
+// the fragile part of a browser test, not the part under test).
+//
+// Screenshots of each dialog go to a temporary directory, or to docs/images/ with
+// UPDATE_SCREENSHOTS=1. CHROMIUM_PATH overrides /usr/bin/chromium; EDITOR_TEST_PACKAGE_DIR points
+// Node-RED at another built copy of the package (default: this repository with its dist/).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { startNodeRed, type NodeRedProcess } from './node-red-process';
+
+const repoRoot = resolve(__dirname, '../..');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const screenshotDir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'images') : mkdtempSync(join(tmpdir(), 'mcp-editor-shots-'));
+const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in'];
+
+declare const RED: any; // the editor's global, inside page.evaluate callbacks
+declare const $: any;
+
+/** The first paragraph of a node's help template: what the help sidebar must show. */
+function helpLead(type: string): string {
+  const html = readFileSync(join(repoRoot, 'nodes', `${type}.html`), 'utf8');
+  const block = html.split(`data-help-name="${type}"`)[1];
+  assert.ok(block, `nodes/${type}.html has no help template`);
+  const p = /<p>([\s\S]*?)<\/p>/.exec(block);
+  assert.ok(p, `help of ${type} has no first paragraph`);
+  return p[1].replace(/<[^>]+>/g, '').replace(/&[a-z]+;/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40);
+}
+
+describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function () {
+  this.timeout(180000);
+  this.bail(true); // each step builds on the one before
+  let browser: BrowserContext | undefined;
+  let page: Page;
+  let nodeRed: NodeRedProcess | undefined;
+  let ha: HomeAssistantStandIn | undefined;
+  let userDataDir: string | undefined;
+  const pageErrors: string[] = [];
+  let serverId = '';
+
+  before(async function () {
+    if (!existsSync(chromiumPath)) {
+      console.log(`    SKIPPED editor browser test: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+      this.skip();
+    }
+    ha = await startHomeAssistant();
+    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    const { chromium } = await import('playwright-core');
+    userDataDir = mkdtempSync(join(tmpdir(), 'mcp-editor-chromium-'));
+    // A fresh profile per run (playwright takes --user-data-dir as this argument).
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: { width: 1280, height: 800 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('pageerror', (err) => pageErrors.push(String(err && err.stack ? err.stack : err)));
+    await page.goto(nodeRed.url);
+    await page.waitForFunction(
+      (types) => typeof RED !== 'undefined' && RED.nodes && types.every((t: string) => RED.nodes.getType(t)) && RED.workspaces.active(),
+      OUR_TYPES,
+      { timeout: 60000 },
+    );
+    await page.locator('#red-ui-palette-container').waitFor();
+    await page.waitForFunction(() => !$('#red-ui-loading-progress').is(':visible') && !$('.red-ui-editor-loading').is(':visible'));
+    mkdirSync(screenshotDir, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await nodeRed?.stop();
+    await ha?.close();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(screenshotDir, { recursive: true, force: true });
+  });
+
+  async function shot(name: string, selector = '.red-ui-tray:last-of-type'): Promise<void> {
+    await page.locator(selector).last().screenshot({ path: join(screenshotDir, `${name}.png`) });
+  }
+
+  async function openEditor(nodeId: string): Promise<void> {
+    // Double-click the node on the canvas, as a user opens its dialog.
+    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
+    await page.locator('#node-dialog-ok').waitFor();
+  }
+
+  it('places inject → mcp-call-tool → debug on the canvas', async () => {
+    await page.evaluate(() => {
+      const z = RED.workspaces.active();
+      RED.view.importNodes(
+        [
+          { id: 'inject1', type: 'inject', z, name: 'turn on kitchen', x: 160, y: 120, props: [{ p: 'payload' }], repeat: '', once: false, topic: '', payload: '{"name":"Kitchen Light"}', payloadType: 'json', wires: [['call1']] },
+          { id: 'call1', type: 'mcp-call-tool', z, x: 400, y: 120, server: '', tool: '', wires: [['debug1'], []] },
+          { id: 'debug1', type: 'debug', z, name: 'result', x: 640, y: 120, active: true, tosidebar: true, console: false, complete: 'payload', targetType: 'msg', wires: [] },
+        ],
+        { generateIds: false, addFlow: false, touchImport: true, notify: false },
+      );
+    });
+    await page.locator('g.red-ui-flow-node-group[id="call1"]').waitFor();
+    const wires = await page.evaluate(() => RED.nodes.filterLinks({ source: RED.nodes.node('call1') }).map((l: any) => l.target.id));
+    assert.deepEqual(wires, ['debug1']);
+  });
+
+  it('creates an mcp-server through its dialog (Home Assistant preset, URL, token) and Test connection shows 19 tools', async () => {
+    await openEditor('call1');
+    // The server field's "+" button opens a new mcp-server config dialog.
+    await page.locator('#node-input-btn-server-add').click();
+    await page.locator('#node-config-dialog-ok').waitFor();
+
+    // Only the fields of the chosen transport are shown.
+    assert.equal(await page.locator('#node-config-input-url').isVisible(), true);
+    assert.equal(await page.locator('#node-config-input-command').isVisible(), false);
+    await page.selectOption('#node-config-input-transport', 'stdio');
+    assert.equal(await page.locator('#node-config-input-command').isVisible(), true);
+    assert.equal(await page.locator('#node-config-input-url').isVisible(), false);
+    await page.selectOption('#node-config-input-transport', 'http');
+
+    // Inline validation: an http server without a URL is marked before any deploy.
+    await page.fill('#node-config-input-url', '');
+    await page.locator('#node-config-input-url').blur();
+    await page.waitForFunction(() => $('#node-config-input-url').hasClass('input-error'));
+
+    // The preset turns a base address into HA's MCP endpoint and names the server.
+    await page.fill('#node-config-input-url', ha!.url.replace(/\/api\/mcp$/, ''));
+    await page.locator('#node-config-mcp-ha-preset').click();
+    assert.equal(await page.inputValue('#node-config-input-url'), ha!.url);
+    assert.equal(await page.inputValue('#node-config-input-name'), 'Home Assistant');
+    await page.waitForFunction(() => !$('#node-config-input-url').hasClass('input-error'));
+
+    // A wrong token gives the exact error, not a generic failure.
+    await page.fill('#node-config-input-token', 'not-the-token');
+    await page.locator('#node-config-mcp-test').click();
+    const failure = page.locator('#node-config-mcp-test-result.mcp-fail');
+    await failure.waitFor({ timeout: 30000 });
+    assert.match(await failure.innerText(), /^Failed: .*401/);
+
+    await page.fill('#node-config-input-token', ha!.token);
+    await page.locator('#node-config-mcp-test').click();
+    const ok = page.locator('#node-config-mcp-test-result.mcp-ok');
+    await ok.waitFor({ timeout: 30000 });
+    const text = await ok.innerText();
+    assert.match(text, /19 tools/);
+    assert.match(text, /protocol 20\d\d-\d\d-\d\d/);
+    assert.match(text, /^home-assistant · /); // the server's own serverInfo.name
+    await shot('mcp-server-dialog');
+
+    await page.locator('#node-config-dialog-ok').click();
+    await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
+    serverId = await page.inputValue('#node-input-server');
+    const server = await page.evaluate((id) => {
+      const n = RED.nodes.node(id);
+      return n && { type: n.type, url: n.url, transport: n.transport, name: n.name };
+    }, serverId);
+    assert.deepEqual(server, { type: 'mcp-server', url: ha!.url, transport: 'http', name: 'Home Assistant' });
+  });
+
+  it('mcp-call-tool lists the undeployed server\'s tools, picks HassTurnOn and shows its description and schema', async () => {
+    const option = page.locator('#mcp-call-tool-select option[value="HassTurnOn"]');
+    await option.waitFor({ state: 'attached', timeout: 30000 });
+    assert.equal(await page.locator('#mcp-call-tool-select option').count(), 20); // 19 tools + the prompt
+    await page.selectOption('#mcp-call-tool-select', 'HassTurnOn');
+    assert.equal(await page.inputValue('#node-input-tool'), 'HassTurnOn');
+    assert.match(await page.locator('#mcp-call-tool-description').innerText(), /Turns on/i);
+    const schema = JSON.parse(await page.locator('#mcp-call-tool-schema').innerText());
+    assert.equal(schema.type, 'object');
+    assert.ok(schema.properties.name, 'HassTurnOn schema has a name property');
+    await shot('mcp-call-tool-dialog');
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    const saved = await page.evaluate(() => ({ tool: RED.nodes.node('call1').tool, server: RED.nodes.node('call1').server }));
+    assert.deepEqual(saved, { tool: 'HassTurnOn', server: serverId });
+  });
+
+  it('deploys, the inject button calls HassTurnOn and the debug sidebar shows Home Assistant\'s answer', async () => {
+    await page.locator('#red-ui-header-button-deploy').click();
+    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    const callsBefore = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').length;
+    await page.evaluate(() => RED.sidebar.show('debug'));
+    await page.locator('g.red-ui-flow-node-group[id="inject1"] rect.red-ui-flow-node-button-button').click();
+    const message = page.locator('.red-ui-debug-msg').filter({ hasText: 'action_done' });
+    await message.first().waitFor({ timeout: 30000 });
+    const calls = ha!.requests.filter((r) => r.rpcMethod === 'tools/call');
+    assert.equal(calls.length, callsBefore + 1);
+    const params = (calls.at(-1)!.json as any).params;
+    assert.deepEqual({ name: params.name, arguments: params.arguments }, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
+    await message.first().locator('.red-ui-debug-msg-expandable').first().click().catch(() => undefined);
+    assert.match(await message.first().innerText(), /light\.kitchen|action_done/);
+    await page.screenshot({ path: join(screenshotDir, 'flow-debug-result.png') });
+  });
+
+  it('mcp-list-tools shows the schema compiler\'s warnings for the chosen format before deploy', async () => {
+    await page.evaluate((server) => {
+      RED.view.importNodes(
+        [{ id: 'list1', type: 'mcp-list-tools', z: RED.workspaces.active(), x: 400, y: 220, server, format: 'mcp', property: 'payload', wires: [[]] }],
+        { generateIds: false, addFlow: false, touchImport: true, notify: false },
+      );
+    }, serverId);
+    await page.locator('g.red-ui-flow-node-group[id="list1"]').waitFor();
+    await openEditor('list1');
+    // gemini-schema is Gemini's OpenAPI subset: HA's schemas lose what it cannot express.
+    await page.selectOption('#node-input-format', 'gemini-schema');
+    const box = page.locator('#mcp-list-tools-warnings');
+    await page.waitForFunction(() => /warning|no warnings/.test($('#mcp-list-tools-warnings').text()), undefined, { timeout: 30000 });
+    const text = await box.innerText();
+    assert.match(text, /compiling 19 tools|✓ 19 tools/);
+    await shot('mcp-list-tools-dialog');
+  });
+
+  it('imports a .mcp.json from a file into one mcp-server config node per entry', async () => {
+    // From the open list-tools dialog: the server field's "+" button, as a user would.
+    await page.locator('#node-input-btn-server-add').click();
+    await page.locator('#node-config-dialog-ok').waitFor();
+    await page.locator('#node-config-mcp-import-toggle').click();
+    const mcpJson = {
+      mcpServers: {
+        everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { LOG: '1' } },
+        'remote-http': { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-import-token', 'X-Team': 'home' } },
+        'legacy-sse': { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+        broken: { description: 'neither command nor url' },
+      },
+    };
+    await page.locator('#node-config-mcp-import-file').setInputFiles({ name: '.mcp.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mcpJson, null, 2)) });
+    await page.waitForFunction(() => /mcpServers/.test($('#node-config-mcp-import-text').val()));
+    await page.locator('#node-config-mcp-import-create').click();
+    const result = page.locator('#node-config-mcp-import-result.mcp-ok');
+    await result.waitFor();
+    assert.match(await result.innerText(), /Created 3 server\(s\): everything, remote-http, legacy-sse/);
+    assert.match(await result.innerText(), /Skipped .*broken/);
+    await shot('mcp-server-import');
+    await page.locator('#node-config-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+
+    const imported = await page.evaluate(() => {
+      const out: Record<string, unknown> = {};
+      RED.nodes.eachConfig((n: any) => {
+        if (n.type === 'mcp-server' && n.name !== 'Home Assistant') {
+          out[n.name] = { transport: n.transport, url: n.url, command: n.command, args: n.args, env: n.env, headers: n.headers, token: n.credentials && n.credentials.token, valid: n.valid };
+        }
+      });
+      return out;
+    });
+    assert.deepEqual(imported, {
+      everything: { transport: 'stdio', url: '', command: 'npx', args: '["-y","@modelcontextprotocol/server-everything"]', env: '{"LOG":"1"}', headers: '', token: undefined, valid: true },
+      'remote-http': { transport: 'http', url: 'https://mcp.example.com/mcp', command: '', args: '', env: '', headers: '{"X-Team":"home"}', token: 'secret-import-token', valid: true },
+      'legacy-sse': { transport: 'sse', url: 'http://127.0.0.1:9/sse', command: '', args: '', env: '', headers: '', token: undefined, valid: true },
+    });
+    // The config-nodes sidebar lists them, and the import is one undoable step.
+    await page.evaluate(() => RED.sidebar.show('config'));
+    for (const name of ['everything', 'remote-http', 'legacy-sse']) {
+      await page.locator('#red-ui-sidebar-content .red-ui-palette-label', { hasText: name }).first().waitFor();
+    }
+    await page.screenshot({ path: join(screenshotDir, 'config-nodes-imported.png') });
+    // The token went to the credential, never into the exported flow.
+    const exported = await page.evaluate(() => JSON.stringify(RED.nodes.createCompleteNodeSet({ credentials: false })));
+    assert.doesNotMatch(exported, /secret-import-token/);
+  });
+
+  it('opens the gemini-agent and esp32-mcp-in dialogs', async () => {
+    await page.evaluate(() => {
+      const z = RED.workspaces.active();
+      RED.view.importNodes(
+        [
+          { id: 'agent1', type: 'gemini-agent', z, x: 400, y: 320, wires: [[], []] },
+          { id: 'esp1', type: 'esp32-mcp-in', z, x: 400, y: 420, wires: [[]] },
+        ],
+        { generateIds: false, addFlow: false, touchImport: true, notify: false },
+      );
+    });
+    for (const [id, type] of [['agent1', 'gemini-agent'], ['esp1', 'esp32-mcp-in']]) {
+      await page.locator(`g.red-ui-flow-node-group[id="${id}"]`).waitFor();
+      await openEditor(id);
+      assert.ok(await page.locator('#dialog-form .form-row').count() > 0, `${type} dialog has fields`);
+      await shot(`${type}-dialog`);
+      await page.locator('#node-dialog-cancel').click();
+      await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    }
+  });
+
+  it('shows help text for all five node types in the help sidebar', async () => {
+    for (const type of OUR_TYPES) {
+      const lead = helpLead(type);
+      await page.evaluate((t) => RED.sidebar.help.show(t), type);
+      await page.waitForFunction(
+        (expected) => $('.red-ui-sidebar-help-stack .red-ui-help:visible, .red-ui-help:visible').text().replace(/\s+/g, ' ').includes(expected),
+        lead,
+        { timeout: 10000 },
+      );
+      if (type === 'mcp-call-tool') await page.screenshot({ path: join(screenshotDir, 'help-mcp-call-tool.png') });
+    }
+  });
+
+  it('raised no script errors in the editor page', () => {
+    assert.deepEqual(pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+  });
+});

@@ -1,0 +1,115 @@
+// A real Node-RED, started the way a user starts it (node-red/red.js with a userDir), with this
+// package installed in that userDir's node_modules as a symlink to the built package. The editor
+// test drives it through Chromium, so nothing here is the test helper's in-process runtime.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../peers/free-port';
+
+export interface NodeRedProcess {
+  url: string;
+  userDir: string;
+  /** Everything Node-RED printed, for failure messages. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+const PACKAGE_NAME = 'node-red-contrib-mcp-gemini';
+
+/**
+ * packageDir: the package root Node-RED loads (must hold package.json and the `npm run build` output
+ * in dist/). Default: this repository.
+ */
+export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Promise<NodeRedProcess> {
+  if (!existsSync(join(packageDir, 'dist', 'nodes', 'mcp-server.js'))) {
+    throw new Error(`${packageDir}/dist is missing: run \`npm run build\` first (npm test does)`);
+  }
+  const userDir = mkdtempSync(join(tmpdir(), 'mcp-editor-nr-'));
+  mkdirSync(join(userDir, 'node_modules'));
+  symlinkSync(packageDir, join(userDir, 'node_modules', PACKAGE_NAME), 'dir');
+  const port = await freePort();
+  const settingsFile = join(userDir, 'settings.js');
+  writeFileSync(
+    settingsFile,
+    `module.exports = ${JSON.stringify(
+      {
+        uiHost: '127.0.0.1',
+        uiPort: port,
+        flowFile: 'flows.json',
+        credentialSecret: 'editor-test',
+        // No first-run tour or "share usage data" prompt covering the canvas.
+        editorTheme: { tours: false, projects: { enabled: false } },
+        telemetry: { enabled: false },
+        diagnostics: { enabled: false },
+        logging: { console: { level: 'info', metrics: false, audit: false } },
+      },
+      null,
+      2,
+    )};\n`,
+  );
+
+  const redJs = require.resolve('node-red/red.js');
+  const child: ChildProcess = spawn(process.execPath, [redJs, '--userDir', userDir, '--settings', settingsFile], {
+    cwd: userDir,
+    env: { ...process.env, NODE_RED_HOME: userDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+
+  const url = `http://127.0.0.1:${port}/`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGTERM'); // its process group: stdio MCP servers it started too
+      } catch {
+        /* already gone */
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(userDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForEditor(url, () => output, exited);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, userDir, log: () => output, stop };
+}
+
+async function waitForEditor(url: string, log: () => string, exited: Promise<void>): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (gone) throw new Error(`Node-RED exited during start:\n${log()}`);
+    if (/Started flows/.test(log())) {
+      try {
+        const res = await fetch(url + 'nodes', { headers: { Accept: 'application/json' } });
+        if (res.ok) {
+          const sets = (await res.json()) as Array<{ module: string; types: string[] }>;
+          const ours = sets.filter((s) => s.module === PACKAGE_NAME).flatMap((s) => s.types);
+          if (!ours.includes('mcp-server')) throw new Error(`Node-RED runs without our nodes:\n${log()}`);
+          return;
+        }
+      } catch (err) {
+        if (err instanceof Error && /without our nodes/.test(err.message)) throw err;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Node-RED did not start within 60 s:\n${log()}`);
+}
