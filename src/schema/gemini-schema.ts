@@ -131,11 +131,11 @@ function fromAlternatives(s: JsonObject, key: 'anyOf' | 'oneOf', path: string, n
   describe(out, description, notes);
   if (converted.length === 0) return { ...out, type: 'NULL' };
   if (nullable) for (const c of converted) markNullable(c);
-  if (converted.length === 1 && branches.length > 1) {
-    // Only a null branch went away: one branch plus nullable says the same.
+  if (converted.length === 1) {
+    // One branch (plus perhaps null, now `nullable`) says the same without the anyOf.
     const only = converted[0];
     const merged: GeminiSchema = { ...only, ...out };
-    const texts = [only.description, out.description].filter((t) => typeof t === 'string' && t);
+    const texts = [out.description, only.description].filter((t) => typeof t === 'string' && t);
     if (texts.length) merged.description = [...new Set(texts)].join(' ');
     return merged;
   }
@@ -164,7 +164,7 @@ function fromTypes(s: JsonObject, path: string, notes: string[], ctx: Ctx): Gemi
   if ('const' in s) ctx.warn(childPath(path, 'const'), 'const is not a Gemini Schema field; rewritten as a one-value enum');
   let types = Array.isArray(s.type) ? [...new Set(s.type.filter((t): t is string => typeof t === 'string'))] : typeof s.type === 'string' ? [s.type] : inferTypes(s, values);
   if (Array.isArray(s.type) && s.type.length > 1) ctx.warn(childPath(path, 'type'), 'a list of types is not allowed in Gemini Schema; rewritten as anyOf/nullable');
-  let nullable = s.nullable === true || types.includes('null') || (values?.includes(null) ?? false);
+  const nullable = s.nullable === true || types.includes('null') || (values?.includes(null) ?? false);
   types = types.filter((t) => t !== 'null' && JSON_TO_GEMINI[t] !== undefined);
   if (values) {
     const usable = types.filter((t) => values.some((v) => typeMatches(v, t)));
@@ -198,7 +198,6 @@ function fromTypes(s: JsonObject, path: string, notes: string[], ctx: Ctx): Gemi
     if (nullable) branch.nullable = true;
     return branch;
   });
-  nullable = false;
   return out;
 }
 

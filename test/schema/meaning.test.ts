@@ -220,8 +220,8 @@ function checkBranches(input: Schema, output: Schema, path: string): number {
       assert.equal(output.type, 'NULL', path);
       return count;
     }
-    // A single branch left beside null collapses into the node itself (with nullable).
-    const branches: Schema[] = kept.length === 1 && hadNull ? [output] : (output.anyOf ?? []);
+    // A single branch (beside null or alone) collapses into the node itself.
+    const branches: Schema[] = kept.length === 1 ? [output] : (output.anyOf ?? []);
     assert.equal(branches.length, kept.length, `${path}: ${kept.length} branches in, ${branches.length} out`);
     kept.forEach((b: Schema, i: number) => {
       const at = `${path}.anyOf[${i}]`;
