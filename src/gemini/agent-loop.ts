@@ -85,10 +85,20 @@ function requestConfig(req: AgentRequest): GenerateContentConfig {
 }
 
 async function callModel(req: AgentRequest, contents: Content[], base: GenerateContentConfig, step: number): Promise<ModelReply> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const abortSignal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  // One controller per request, its timer cleared when the request ends: AbortSignal.timeout()
+  // timers live on for the whole timeout and AbortSignal.any() ties every request to the node's
+  // long-lived close signal, both of which pile up over thousands of requests.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, req.timeoutMs);
+  const onClose = () => controller.abort();
+  req.signal?.addEventListener('abort', onClose, { once: true });
+  if (req.signal?.aborted) controller.abort();
   // Fresh copies per request: the SDK rewrites some config objects in place.
-  const params = { model: req.model, contents: [...contents], config: { ...base, abortSignal } };
+  const params = { model: req.model, contents: [...contents], config: { ...base, abortSignal: controller.signal } };
   try {
     if (!req.stream) return replyOf(await req.client.models.generateContent(params));
     const parts: Part[] = [];
@@ -105,10 +115,11 @@ async function callModel(req: AgentRequest, contents: Content[], base: GenerateC
     }
     return { ...last, content: parts.length ? { role: role ?? 'model', parts } : undefined };
   } catch (err) {
-    const cancelledByUs = req.signal?.aborted === true;
-    const timedOut = !cancelledByUs && timeout.aborted;
-    const e = timedOut ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err;
+    const e = timedOut && !req.signal?.aborted ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err;
     throw toGeminiError(e, { secrets: req.secrets, timeoutMs: req.timeoutMs, endpoint: req.endpoint });
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onClose);
   }
 }
 
