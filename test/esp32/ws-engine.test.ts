@@ -275,6 +275,40 @@ describe('esp32 engine: WebSocket admission', () => {
     ok.close();
   });
 
+  it('a connection without Device-Id gets HTTP 400', async () => {
+    rig = await startWsRig();
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(rig.url);
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => reject(new Error('should not open')));
+      ws.once('error', () => undefined);
+    });
+    assert.equal(status, 400);
+  });
+
+  it('offers the vision endpoint in initialize, so the camera tool works; without it the firmware says why', async () => {
+    rig = await startWsRig({ vision: { url: 'http://127.0.0.1:9/vision/explain', token: 'vision-token' } });
+    const withVision = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+    const init = withVision.firmware.received.find((r) => r.method === 'initialize')!;
+    assert.deepEqual(init.params.capabilities, { vision: { url: 'http://127.0.0.1:9/vision/explain', token: 'vision-token' } });
+    const p = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 5000 });
+    const photo = await p.callTool('self.camera.take_photo', { question: 'what is on the desk?' });
+    assert.match((photo.content[0] as any).text, /"success":true/);
+    withVision.close();
+    await p.close();
+    await rig.close();
+
+    rig = await startWsRig();
+    const plain = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+    const p2 = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 5000 });
+    const err = await rejection(p2.callTool('self.camera.take_photo', { question: 'what?' }));
+    assert.match(err.message, /Image explain URL or token is not set/);
+    plain.close();
+    await p2.close();
+  });
+
   it('leaves other paths to other upgrade listeners', async () => {
     rig = await startWsRig({ path: '/custom/path' });
     const other = await rejection(XiaozhiWsDevice.connect({ url: rig.url.replace('/custom/path', '/xiaozhi/v1/'), deviceId: OTTO_ID, fixture: ottoRobot() }));
