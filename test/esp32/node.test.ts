@@ -1,7 +1,7 @@
 // esp32-mcp-in in the real Node-RED runtime, with mcp-server (transport esp32), mcp-list-tools and
 // mcp-call-tool, against the device simulator on Node-RED's own HTTP server.
 import assert from 'node:assert/strict';
-import { helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
+import { captureLogs, helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { freePort } from '../peers/free-port';
 import { LICHUANG_ID, OTTO_ID, rejection } from './helpers';
@@ -143,6 +143,7 @@ describe('esp32-mcp-in node (real runtime)', function () {
   });
 
   it('checks bearer tokens (401) and the allow list (403) on Node-RED\'s server; lists devices on the admin route', async () => {
+    const logs = captureLogs();
     await load(flow({ allow: OTTO_ID.toUpperCase() }), { in: { tokens: 'tok-1\ntok-2' } }, [esp32Node]);
     assert.equal((await rejection(connect({ token: 'nope' }))).status, 401);
     assert.equal((await rejection(connect({ deviceId: LICHUANG_ID, token: 'tok-2', fixture: lichuangDev() }))).status, 403);
@@ -158,6 +159,8 @@ describe('esp32-mcp-in node (real runtime)', function () {
     assert.equal(res.body.devices[0].state, 'ready');
     assert.ok(!JSON.stringify(res.body).includes('tok-'), 'tokens never leave the runtime');
     await helper.request().get('/esp32-mcp-in/nope/devices').expect(404);
+    assert.ok(logs.lines().length > 0, 'the refusals were logged');
+    assert.ok(!logs.lines().some((l) => l.includes('tok-1') || l.includes('tok-2')), 'no configured token in any log line');
   });
 
   it('redeploy closes every device socket and removes its upgrade listener', async () => {
