@@ -5,14 +5,14 @@ import { childPath, indexPath } from './json-path';
 import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
 /** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = new Set([
+export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   'items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else',
   'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
 ]);
 /** Keywords whose value is an array of schemas. */
-const SCHEMA_ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+export const SCHEMA_ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 /** Keywords whose value maps names to schemas. */
-const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 /** Only meaningful for resolving references, which we have done; duplicated `$id`s would even break validators. */
 const DROPPED_AFTER_INLINING = new Set(['$defs', 'definitions', '$id', '$anchor', '$dynamicAnchor', '$recursiveAnchor']);
 const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];

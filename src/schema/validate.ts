@@ -3,6 +3,7 @@
 // (Gemini Schema fields, enum/format/items/required rules, name rule); Anthropic and OpenAI reject
 // anyOf/oneOf/allOf at the top of a tool schema (anthropics/claude-code#40075, anomalyco/opencode#35516)
 // and take names matching ^[a-zA-Z0-9_-]{1,64}$.
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './clean-json-schema';
 import { GEMINI_FORMATS } from './gemini-schema';
 import { metaSchemaProblems } from './json-schema-dialect';
 import { childPath, indexPath } from './json-path';
@@ -159,17 +160,21 @@ function refResolves(root: JsonObject, ref: string): boolean {
   return true;
 }
 
-/** Vendor keywords: Gemini rejected `x-mcp-header` (zed#62539). Property NAMES starting with x- are fine. */
+/**
+ * Vendor keywords: Gemini rejected `x-mcp-header` (zed#62539). Only schema positions are searched:
+ * a property NAMED x-… or an x- key inside a default/enum value is data, not a keyword.
+ */
 function vendorKeys(node: unknown, at: string, problems: string[], depth = 0): void {
   if (depth > 200 || !isObject(node)) return;
   for (const [k, v] of Object.entries(node)) {
     if (k.startsWith('x-')) problems.push(`${childPath(at, k)}: vendor keyword`);
-    if (k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions') {
-      if (isObject(v)) for (const [name, sub] of Object.entries(v)) vendorKeys(sub, childPath(childPath(at, k), name), problems, depth + 1);
-    } else if (Array.isArray(v) && ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'].includes(k)) {
-      v.forEach((sub, i) => vendorKeys(sub, indexPath(childPath(at, k), i), problems, depth + 1));
-    } else if (isObject(v) && !['enum', 'const', 'default', 'examples', 'example'].includes(k)) {
-      vendorKeys(v, childPath(at, k), problems, depth + 1);
+    const keyPath = childPath(at, k);
+    if (SCHEMA_MAP_KEYWORDS.has(k) || k === '$defs' || k === 'definitions') {
+      if (isObject(v)) for (const [name, sub] of Object.entries(v)) vendorKeys(sub, childPath(keyPath, name), problems, depth + 1);
+    } else if (SCHEMA_ARRAY_KEYWORDS.has(k) && Array.isArray(v)) {
+      v.forEach((sub, i) => vendorKeys(sub, indexPath(keyPath, i), problems, depth + 1));
+    } else if (SCHEMA_KEYWORDS.has(k)) {
+      vendorKeys(v, keyPath, problems, depth + 1);
     }
   }
 }
