@@ -44,9 +44,10 @@ export function resultText(result: CallToolResult): string {
     .join('\n');
 }
 
+/** Any JSON value counts (SPEC: "JSON-parsed single text item"), so a device's "true" becomes true. */
 function tryJson(text: string): unknown {
   const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  if (!t) return undefined;
   try {
     return JSON.parse(t);
   } catch {
