@@ -44,7 +44,7 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
     }
     usedPrefixes.add(prefix);
     const tools = filterTools(lists[i].tools, source.include ?? [], source.exclude ?? []);
-    const compiled = compileTools(tools, 'gemini', { prefix });
+    const compiled = compileCached(source.provider, tools, prefix);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {
       catalog.warnings.push(typeof w === 'string' ? w : `${serverName}: ${w.tool ?? ''} ${w.message ?? ''}`.trim());
@@ -78,6 +78,24 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
     });
   }
   return catalog;
+}
+
+interface CacheEntry {
+  tools: Tool[];
+  prefix: string;
+  compiled: ReturnType<typeof compileTools>;
+}
+
+// Providers cache their tool lists (same Tool objects until the list changes), so the compiled
+// declarations of the last request can be reused as long as the filtered tools are the same objects.
+const compiledByProvider = new WeakMap<ToolProvider, CacheEntry>();
+
+function compileCached(provider: ToolProvider, tools: Tool[], prefix: string): ReturnType<typeof compileTools> {
+  const hit = compiledByProvider.get(provider);
+  if (hit && hit.prefix === prefix && hit.tools.length === tools.length && hit.tools.every((t, i) => t === tools[i])) return hit.compiled;
+  const compiled = compileTools(tools, 'gemini', { prefix });
+  compiledByProvider.set(provider, { tools, prefix, compiled });
+  return compiled;
 }
 
 /** Function declarations from a Tool, a Tool[] or a bare declaration array. */
