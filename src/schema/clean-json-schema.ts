@@ -2,6 +2,7 @@
 // a deep copy with same-document `$ref`s inlined, vendor `x-*` keys and the root `$schema` dropped and
 // an object root with `properties`. Everything else is kept as written: these targets take JSON Schema.
 import { childPath, indexPath } from './json-path';
+import { shapeKeyword, shapeSchemaSlot } from './keyword-shapes';
 import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
 /** Keywords whose value is one schema. */
@@ -57,8 +58,26 @@ function simpleType(schema: unknown): string | undefined {
   return isObject(schema) && typeof schema.type === 'string' ? schema.type : undefined;
 }
 
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function slotKind(key: string): 'schema' | 'list' | 'map' {
+  if (SCHEMA_MAP_KEYWORDS.has(key)) return 'map';
+  return SCHEMA_KEYWORDS.has(key) ? 'schema' : 'list';
+}
+
 function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
-  if (!isObject(schema)) return typeof schema === 'boolean' ? schema : {};
+  if (!isObject(schema)) {
+    if (typeof schema === 'boolean') return schema;
+    if (schema !== undefined) walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
+    return {};
+  }
   const refKey = REF_KEYWORDS.find((k) => typeof schema[k] === 'string');
   if (refKey) return inlineReference(schema, refKey, path, walk);
   const out: JsonObject = {};
@@ -78,8 +97,15 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
       walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
       continue;
     }
-    if (key === 'required' && !Array.isArray(value)) {
+    if (key === 'required' && typeof value === 'boolean') {
       walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
+      continue;
+    }
+    const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
+    const shaped = isSlot ? shapeSchemaSlot(key, value, slotKind(key), path, walk.warn) : shapeKeyword(key, value, path, walk.warn);
+    if (!shaped.keep) continue;
+    if (!isSlot) {
+      setOwn(out, key, copyJson(shaped.value));
       continue;
     }
     if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
@@ -92,8 +118,13 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
       const map: JsonObject = {};
       for (const name of Object.keys(value)) {
         const member = value[name];
+        if (key === 'patternProperties' && !isRegExp(name)) {
+          walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
+          continue;
+        }
         // `dependencies` mixes schemas with arrays of property names.
-        setOwn(map, name, Array.isArray(member) ? copyJson(member) : cleanSchema(member, childPath(keyPath, name), walk));
+        const names = key === 'dependencies' && Array.isArray(member);
+        setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
         if (key === 'properties' && isObject(member) && member.required === true) requiredFromMembers.push(name);
       }
       setOwn(out, key, map);

@@ -130,21 +130,13 @@ function checkJsonSchemaParameters(schema: unknown, at: string, problems: string
     for (const key of ROOT_COMBINATORS) if (key in schema) problems.push(`${at}: ${key} is not allowed at the top level`);
   }
   for (const p of metaSchemaProblems(schema)) problems.push(`${at}: not valid JSON Schema: ${p}`);
-  unresolvedRefs(schema, schema, at, problems, 0);
+  unresolvedRefs(schema, at, problems);
 }
 
-function unresolvedRefs(node: unknown, root: JsonObject, at: string, problems: string[], depth: number): void {
-  if (depth > 200 || typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) {
-    node.forEach((n, i) => unresolvedRefs(n, root, indexPath(at, i), problems, depth + 1));
-    return;
-  }
-  const obj = node as JsonObject;
-  if (typeof obj.$ref === 'string' && !refResolves(root, obj.$ref)) problems.push(`${at}.$ref: "${obj.$ref}" does not resolve inside the schema`);
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') continue;
-    unresolvedRefs(v, root, childPath(at, k), problems, depth + 1);
-  }
+function unresolvedRefs(root: JsonObject, at: string, problems: string[]): void {
+  forEachSchema(root, at, (node, path) => {
+    if (typeof node.$ref === 'string' && !refResolves(root, node.$ref)) problems.push(`${path}.$ref: "${node.$ref}" does not resolve inside the schema`);
+  });
 }
 
 function refResolves(root: JsonObject, ref: string): boolean {
@@ -164,17 +156,24 @@ function refResolves(root: JsonObject, ref: string): boolean {
  * Vendor keywords: Gemini rejected `x-mcp-header` (zed#62539). Only schema positions are searched:
  * a property NAMED x-… or an x- key inside a default/enum value is data, not a keyword.
  */
-function vendorKeys(node: unknown, at: string, problems: string[], depth = 0): void {
+function vendorKeys(root: unknown, at: string, problems: string[]): void {
+  forEachSchema(root, at, (node, path) => {
+    for (const k of Object.keys(node)) if (k.startsWith('x-')) problems.push(`${childPath(path, k)}: vendor keyword`);
+  });
+}
+
+/** Visits every schema object in a JSON Schema (not the data inside enum/default/unknown keywords). */
+function forEachSchema(node: unknown, at: string, visit: (schema: JsonObject, path: string) => void, depth = 0): void {
   if (depth > 200 || !isObject(node)) return;
+  visit(node, at);
   for (const [k, v] of Object.entries(node)) {
-    if (k.startsWith('x-')) problems.push(`${childPath(at, k)}: vendor keyword`);
     const keyPath = childPath(at, k);
     if (SCHEMA_MAP_KEYWORDS.has(k) || k === '$defs' || k === 'definitions') {
-      if (isObject(v)) for (const [name, sub] of Object.entries(v)) vendorKeys(sub, childPath(keyPath, name), problems, depth + 1);
+      if (isObject(v)) for (const [name, sub] of Object.entries(v)) forEachSchema(sub, childPath(keyPath, name), visit, depth + 1);
     } else if (SCHEMA_ARRAY_KEYWORDS.has(k) && Array.isArray(v)) {
-      v.forEach((sub, i) => vendorKeys(sub, indexPath(keyPath, i), problems, depth + 1));
+      v.forEach((sub, i) => forEachSchema(sub, indexPath(keyPath, i), visit, depth + 1));
     } else if (SCHEMA_KEYWORDS.has(k)) {
-      vendorKeys(v, keyPath, problems, depth + 1);
+      forEachSchema(v, keyPath, visit, depth + 1);
     }
   }
 }

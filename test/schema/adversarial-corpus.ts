@@ -295,6 +295,18 @@ export const ADVERSARIAL: AdversarialTool[] = [
     '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"},"toString":{"type":"boolean"}},"required":["__proto__","constructor"]}',
   )),
   entry('__proto__', 'a tool named __proto__ (a valid declared name)', { type: 'object', properties: {} }),
+  entry('malformed_keyword_values', 'keyword values of the wrong JSON type and an invalid regex', {
+    type: 'object',
+    properties: {
+      level: { type: 'integer', minimum: '0', maximum: '100', multipleOf: 0 },
+      code: { type: 'string', pattern: '^(', maxLength: -1 },
+      mode: { type: 'string', enum: 'eco' },
+      extra: { type: 'object', additionalProperties: 'false', required: 'x' },
+      loose: 'string',
+      tags: { type: 'array', items: [], uniqueItems: 'yes', enum: [['a'], ['a']] },
+    },
+    required: ['level', 7],
+  }, { unresolvable: true }),
   entry('content_keywords', 'contentMediaType / contentEncoding', {
     type: 'object',
     properties: { image: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },

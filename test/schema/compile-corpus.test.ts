@@ -65,6 +65,28 @@ describe('schema compiler: corpus', function () {
     );
   });
 
+  it('property: keyword values of any JSON type, anywhere, still compile into accepted declarations', function () {
+    const KEYWORDS = ['type', 'properties', 'items', 'required', 'enum', 'const', 'minimum', 'maxLength', 'pattern', 'format', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', '$defs', 'description', 'default', 'examples', 'uniqueItems', 'multipleOf', 'exclusiveMinimum', 'prefixItems', 'dependencies', 'dependentRequired', 'patternProperties', 'if', 'contains', 'nullable', 'x-a'];
+    const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.dictionary(
+          fc.constantFrom(...KEYWORDS),
+          fc.oneof(tie('node'), fc.constantFrom('string', 'object', '#', '#/$defs/a', '^(', '5', -1, 0.5, true, []), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'x-c', '__proto__'), tie('node'), { maxKeys: 3 })),
+          { maxKeys: 5 },
+        ),
+      ),
+    }));
+    fc.assert(
+      fc.property(node, (inputSchema) => {
+        const tool = { name: 'fuzzed', inputSchema } as Tool;
+        for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], `${target}: ${JSON.stringify(inputSchema)}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('round-trips names: every declared name maps back to its MCP tool, for every format', function () {
     for (const corpus of corpora) {
       for (const format of ['mcp', ...TARGETS] as ToolFormat[]) {
