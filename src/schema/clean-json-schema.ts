@@ -75,6 +75,12 @@ function slotKind(key: string): 'schema' | 'list' | 'map' {
 function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
   if (!isObject(schema)) {
     if (typeof schema === 'boolean') return schema;
+    // A bare type name where a schema belongs ("name": "string") is a common slip.
+    const type = typeof schema === 'string' ? normalizeType(schema, path, () => undefined) : undefined;
+    if (type !== undefined) {
+      walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as {"type": ${JSON.stringify(type)}}`);
+      return { type };
+    }
     if (schema !== undefined) walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
     return {};
   }

@@ -81,7 +81,7 @@ export function shapeSchemaSlot(key: string, value: unknown, expects: 'schema' |
   return dropped(childPath(path, key), key, value, warn);
 }
 
-function dropped(at: string, key: string, value: unknown, warn: Warn, why = 'has a value of the wrong type'): Shaped {
+function dropped(at: string, key: string, value: unknown, warn: Warn, why = 'has an invalid value'): Shaped {
   const shown = JSON.stringify(value) ?? String(value);
   warn(at, `${key} ${why} (${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}); removed`);
   return DROP;
