@@ -73,6 +73,14 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     mkdirSync(screenshotDir, { recursive: true });
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && page) {
+      const file = join(tmpdir(), 'mcp-editor-failure.png');
+      await page.screenshot({ path: file }).catch(() => undefined);
+      console.log(`    editor screenshot at the failure: ${file}`);
+    }
+  });
+
   after(async () => {
     await browser?.close();
     await nodeRed?.stop();
@@ -85,6 +93,25 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator(selector).last().screenshot({ path: join(screenshotDir, `${name}.png`) });
   }
 
+  /** The whole editor, canvas scrolled back to its top-left corner. */
+  async function pageShot(name: string): Promise<void> {
+    await page.evaluate(() => $('#red-ui-workspace-chart').scrollTop(0).scrollLeft(0));
+    await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+  }
+
+  /** Adds nodes to the active flow as an import does, at the x/y they are given. */
+  async function placeNodes(nodes: Array<Record<string, unknown>>): Promise<void> {
+    await page.evaluate((list) => {
+      const z = RED.workspaces.active();
+      RED.view.importNodes(list.map((n: any) => ({ ...n, z })), { generateIds: false, addFlow: false, touchImport: true, notify: false, applyNodeDefaults: true });
+      // The import anchors nodes to the mouse position; put them where the flow says.
+      for (const n of list) Object.assign(RED.nodes.node(n.id), { x: n.x, y: n.y, dirty: true });
+      RED.view.select({ nodes: [] });
+      RED.view.redraw(true);
+    }, nodes);
+    for (const n of nodes) await page.locator(`g.red-ui-flow-node-group[id="${n.id}"]`).waitFor();
+  }
+
   async function openEditor(nodeId: string): Promise<void> {
     // Double-click the node on the canvas, as a user opens its dialog.
     await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
@@ -92,18 +119,11 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   }
 
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
-    await page.evaluate(() => {
-      const z = RED.workspaces.active();
-      RED.view.importNodes(
-        [
-          { id: 'inject1', type: 'inject', z, name: 'turn on kitchen', x: 160, y: 120, props: [{ p: 'payload' }], repeat: '', once: false, topic: '', payload: '{"name":"Kitchen Light"}', payloadType: 'json', wires: [['call1']] },
-          { id: 'call1', type: 'mcp-call-tool', z, x: 400, y: 120, server: '', tool: '', wires: [['debug1'], []] },
-          { id: 'debug1', type: 'debug', z, name: 'result', x: 640, y: 120, active: true, tosidebar: true, console: false, complete: 'payload', targetType: 'msg', wires: [] },
-        ],
-        { generateIds: false, addFlow: false, touchImport: true, notify: false },
-      );
-    });
-    await page.locator('g.red-ui-flow-node-group[id="call1"]').waitFor();
+    await placeNodes([
+      { id: 'inject1', type: 'inject', name: 'turn on kitchen', x: 200, y: 200, props: [{ p: 'payload' }], repeat: '', once: false, topic: '', payload: '{"name":"Kitchen Light"}', payloadType: 'json', wires: [['call1']] },
+      { id: 'call1', type: 'mcp-call-tool', x: 420, y: 200, server: '', tool: '', wires: [['debug1'], []] },
+      { id: 'debug1', type: 'debug', name: 'result', x: 640, y: 200, active: true, tosidebar: true, console: false, complete: 'payload', targetType: 'msg', wires: [] },
+    ]);
     const wires = await page.evaluate(() => RED.nodes.filterLinks({ source: RED.nodes.node('call1') }).map((l: any) => l.target.id));
     assert.deepEqual(wires, ['debug1']);
   });
@@ -190,19 +210,23 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.equal(calls.length, callsBefore + 1);
     const params = (calls.at(-1)!.json as any).params;
     assert.deepEqual({ name: params.name, arguments: params.arguments }, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
-    await message.first().locator('.red-ui-debug-msg-expandable').first().click().catch(() => undefined);
-    assert.match(await message.first().innerText(), /light\.kitchen|action_done/);
-    await page.screenshot({ path: join(screenshotDir, 'flow-debug-result.png') });
+    // Open payload.data.success[0] in the debug tree: the entity HA switched on.
+    await page.evaluate(() => $('.red-ui-debug-msg-top-level > .red-ui-debug-msg-row.red-ui-debug-msg-expandable').last().trigger('click'));
+    for (const key of ['data', 'success', '0']) {
+      await page.evaluate((k) => {
+        $('.red-ui-debug-msg-row.red-ui-debug-msg-expandable')
+          .filter((_i: number, e: Element) => $(e).children('.red-ui-debug-msg-object-key').text() === k)
+          .last()
+          .trigger('click');
+      }, key);
+    }
+    await message.first().getByText('"light.kitchen"').waitFor();
+    await page.locator('.red-ui-notification').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => undefined);
+    await pageShot('flow-debug-result');
   });
 
   it('mcp-list-tools shows the schema compiler\'s warnings for the chosen format before deploy', async () => {
-    await page.evaluate((server) => {
-      RED.view.importNodes(
-        [{ id: 'list1', type: 'mcp-list-tools', z: RED.workspaces.active(), x: 400, y: 220, server, format: 'mcp', property: 'payload', wires: [[]] }],
-        { generateIds: false, addFlow: false, touchImport: true, notify: false },
-      );
-    }, serverId);
-    await page.locator('g.red-ui-flow-node-group[id="list1"]').waitFor();
+    await placeNodes([{ id: 'list1', type: 'mcp-list-tools', x: 420, y: 300, server: serverId, format: 'mcp', property: 'payload', wires: [[]] }]);
     await openEditor('list1');
     // gemini-schema is Gemini's OpenAPI subset: HA's schemas lose what it cannot express.
     await page.selectOption('#node-input-format', 'gemini-schema');
@@ -257,25 +281,18 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     for (const name of ['everything', 'remote-http', 'legacy-sse']) {
       await page.locator('#red-ui-sidebar-content .red-ui-palette-label', { hasText: name }).first().waitFor();
     }
-    await page.screenshot({ path: join(screenshotDir, 'config-nodes-imported.png') });
+    await pageShot('config-nodes-imported');
     // The token went to the credential, never into the exported flow.
     const exported = await page.evaluate(() => JSON.stringify(RED.nodes.createCompleteNodeSet({ credentials: false })));
     assert.doesNotMatch(exported, /secret-import-token/);
   });
 
   it('opens the gemini-agent and esp32-mcp-in dialogs', async () => {
-    await page.evaluate(() => {
-      const z = RED.workspaces.active();
-      RED.view.importNodes(
-        [
-          { id: 'agent1', type: 'gemini-agent', z, x: 400, y: 320, wires: [[], []] },
-          { id: 'esp1', type: 'esp32-mcp-in', z, x: 400, y: 420, wires: [[]] },
-        ],
-        { generateIds: false, addFlow: false, touchImport: true, notify: false },
-      );
-    });
+    await placeNodes([
+      { id: 'agent1', type: 'gemini-agent', x: 420, y: 400, wires: [[], []] },
+      { id: 'esp1', type: 'esp32-mcp-in', x: 420, y: 480, wires: [[]] },
+    ]);
     for (const [id, type] of [['agent1', 'gemini-agent'], ['esp1', 'esp32-mcp-in']]) {
-      await page.locator(`g.red-ui-flow-node-group[id="${id}"]`).waitFor();
       await openEditor(id);
       assert.ok(await page.locator('#dialog-form .form-row').count() > 0, `${type} dialog has fields`);
       await shot(`${type}-dialog`);
@@ -293,7 +310,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
         lead,
         { timeout: 10000 },
       );
-      if (type === 'mcp-call-tool') await page.screenshot({ path: join(screenshotDir, 'help-mcp-call-tool.png') });
+      if (type === 'mcp-call-tool') await pageShot('help-mcp-call-tool');
     }
   });
 
