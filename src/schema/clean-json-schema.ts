@@ -84,8 +84,7 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
     if (schema !== undefined) walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
     return {};
   }
-  const refKey = REF_KEYWORDS.find((k) => typeof schema[k] === 'string');
-  if (refKey) return inlineReference(schema, refKey, path, walk);
+  for (const refKey of REF_KEYWORDS) if (typeof schema[refKey] === 'string') return inlineReference(schema, refKey, path, walk);
   const out: JsonObject = {};
   const requiredFromMembers: string[] = [];
   for (const key of Object.keys(schema)) {
@@ -152,19 +151,22 @@ const TYPE_ALIASES: Record<string, string> = {
   bool: 'boolean', list: 'array', dict: 'object', map: 'object',
 };
 
+function normalizeOneType(t: unknown, path: string, warn: Warn): string | undefined {
+  if (typeof t !== 'string') return undefined;
+  if (JSON_TYPES.has(t)) return t;
+  const alias = TYPE_ALIASES[t.toLowerCase()] ?? (JSON_TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined);
+  warn(childPath(path, 'type'), alias ? `type "${t}" is not a JSON Schema type; read as "${alias}"` : `type "${t}" is not a JSON Schema type; removed (any value)`);
+  return alias;
+}
+
 function normalizeType(value: unknown, path: string, warn: Warn): unknown {
-  const one = (t: unknown): string | undefined => {
-    if (typeof t !== 'string') return undefined;
-    if (JSON_TYPES.has(t)) return t;
-    const alias = TYPE_ALIASES[t.toLowerCase()] ?? (JSON_TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined);
-    warn(childPath(path, 'type'), alias ? `type "${t}" is not a JSON Schema type; read as "${alias}"` : `type "${t}" is not a JSON Schema type; removed (any value)`);
-    return alias;
-  };
-  if (Array.isArray(value)) {
-    const types = [...new Set(value.map(one).filter((t): t is string => t !== undefined))];
-    return types.length === 0 ? undefined : types.length === 1 ? types[0] : types;
+  if (!Array.isArray(value)) return normalizeOneType(value, path, warn);
+  const types: string[] = [];
+  for (const t of value) {
+    const one = normalizeOneType(t, path, warn);
+    if (one !== undefined && !types.includes(one)) types.push(one);
   }
-  return one(value);
+  return types.length === 0 ? undefined : types.length === 1 ? types[0] : types;
 }
 
 function inlineReference(schema: JsonObject, refKey: string, path: string, walk: Walk): unknown {
