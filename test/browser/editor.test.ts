@@ -135,10 +135,11 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator('#node-config-dialog-ok').waitFor();
 
     // Only the fields of the chosen transport are shown.
-    assert.equal(await page.locator('#node-config-input-url').isVisible(), true);
+    // (waitFor rather than isVisible: the tray is still sliding in when its buttons exist)
+    await page.locator('#node-config-input-url').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#node-config-input-command').isVisible(), false);
     await page.selectOption('#node-config-input-transport', 'stdio');
-    assert.equal(await page.locator('#node-config-input-command').isVisible(), true);
+    await page.locator('#node-config-input-command').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#node-config-input-url').isVisible(), false);
     await page.selectOption('#node-config-input-transport', 'http');
 
@@ -185,7 +186,13 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     const option = page.locator('#mcp-call-tool-select option[value="HassTurnOn"]');
     await option.waitFor({ state: 'attached', timeout: 30000 });
     assert.equal(await page.locator('#mcp-call-tool-select option').count(), 20); // 19 tools + the prompt
+    // A misspelt name is flagged in the dialog, with the close matches.
+    await page.fill('#node-input-tool', 'HassTurnOnn');
+    await page.locator('#node-input-tool').dispatchEvent('input');
+    assert.match(await page.locator('#mcp-call-tool-description').innerText(), /no tool "HassTurnOnn"; did you mean: HassTurnOn(, HassTurnOff)?\?$/);
+    assert.equal(await page.locator('#node-input-tool').evaluate((e) => e.classList.contains('input-error')), true);
     await page.selectOption('#mcp-call-tool-select', 'HassTurnOn');
+    assert.equal(await page.locator('#node-input-tool').evaluate((e) => e.classList.contains('input-error')), false);
     assert.equal(await page.inputValue('#node-input-tool'), 'HassTurnOn');
     assert.match(await page.locator('#mcp-call-tool-description').innerText(), /Turns on/i);
     const schema = JSON.parse(await page.locator('#mcp-call-tool-schema').innerText());
