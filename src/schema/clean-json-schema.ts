@@ -26,6 +26,8 @@ interface Walk {
   recursive: boolean;
   /** Schemas inlined so far: a budget against exponential blow-up of shared definitions. */
   inlined: number;
+  /** Nesting depth of the schema being cleaned. */
+  depth: number;
 }
 
 const MAX_INLINED = 5000;
@@ -72,7 +74,27 @@ function slotKind(key: string): 'schema' | 'list' | 'map' {
   return SCHEMA_KEYWORDS.has(key) ? 'schema' : 'list';
 }
 
+/**
+ * Schemas nested deeper than this are cut (the deeper level accepts any value). Real tool schemas stay
+ * far below it; it keeps every walker off the stack limit, and a type list can at most double it in
+ * gemini-schema (validate.ts allows 2×).
+ */
+export const MAX_SCHEMA_DEPTH = 32;
+
 function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
+  if (walk.depth >= MAX_SCHEMA_DEPTH && isObject(schema)) {
+    walk.warn(path, `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels; from here on any value is accepted`);
+    return {};
+  }
+  walk.depth++;
+  try {
+    return cleanSchemaAt(schema, path, walk);
+  } finally {
+    walk.depth--;
+  }
+}
+
+function cleanSchemaAt(schema: unknown, path: string, walk: Walk): unknown {
   if (!isObject(schema)) {
     if (typeof schema === 'boolean') return schema;
     // A bare type name where a schema belongs ("name": "string") is a common slip.
@@ -227,7 +249,7 @@ function objectRoot(schema: unknown, warn: Warn): JsonObject {
 }
 
 export function cleanJsonSchema(inputSchema: unknown, warn: Warn): CleanResult {
-  const walk: Walk = { root: inputSchema, warn, refStack: [], recursive: false, inlined: 0 };
+  const walk: Walk = { root: inputSchema, warn, refStack: [], recursive: false, inlined: 0, depth: 0 };
   const cleaned = cleanSchema(inputSchema, '$', walk);
   const schema = objectRoot(cleaned, warn);
   delete schema.$schema;

@@ -47,13 +47,26 @@ interface Prepared {
   warn: Warn;
 }
 
-/** One JSON-Schema parameters object per tool, for the targets that take JSON Schema. */
-function jsonSchemaParameters(tool: Tool, warn: Warn, target: 'gemini' | 'gemini-schema' | 'openai' | 'anthropic'): { schema: JsonObject; notes: string[] } {
+type Target = Exclude<ToolFormat, 'mcp'>;
+
+/** The parameters schema for one tool in the target's dialect, plus sentences for its description. */
+function parametersFor(tool: Tool, warn: Warn, target: Target): { schema: JsonObject; notes: string[] } {
   const { schema } = cleanJsonSchema(tool.inputSchema, warn);
   if (target === 'gemini') return { schema, notes: [] };
   const flat = flattenRoot(schema, warn);
-  if (target !== 'gemini-schema') addMissingItems(flat.schema);
+  if (target === 'gemini-schema') return { schema: toGeminiSchema(flat.schema, '$', { warn }), notes: flat.notes };
+  addMissingItems(flat.schema);
   return flat;
+}
+
+/** One odd tool must not cost the whole list: if its schema cannot be compiled, it is declared without parameters. */
+function safeParametersFor(tool: Tool, warn: Warn, target: Target): { schema: JsonObject; notes: string[] } {
+  try {
+    return parametersFor(tool, warn, target);
+  } catch (err) {
+    warn('$', `input schema could not be compiled (${err instanceof Error ? err.message : String(err)}); declared without parameters`);
+    return { schema: target === 'gemini-schema' ? { type: 'OBJECT', properties: {} } : { type: 'object', properties: {} }, notes: [] };
+  }
 }
 
 /** Azure/OpenAI reject "array schema missing items"; `items: {}` means exactly what the missing keyword meant. */
@@ -73,6 +86,7 @@ function addMissingItems(schema: unknown): void {
 }
 
 export function compileTools(tools: Tool[], format: ToolFormat, options: CompileOptions = {}): CompiledTools {
+  if (!isToolFormat(format)) throw new TypeError(`unknown tool format ${JSON.stringify(format)}; use one of ${TOOL_FORMATS.join(', ')}`);
   const warnings: CompileWarning[] = [];
   const nameMap = declaredNameMap(tools.map((t) => t.name), options);
   const names: Record<string, string> = {};
@@ -93,39 +107,19 @@ export function compileTools(tools: Tool[], format: ToolFormat, options: Compile
     prepared.push({ tool, declared, warn });
   }
   if (format === 'mcp') return { payload: tools, names, warnings };
+  const declarations = prepared.map(({ tool, declared, warn }) => {
+    const { schema, notes } = safeParametersFor(tool, warn, format);
+    return { name: declared, description: descriptionOf(tool, notes), schema };
+  });
   let payload: unknown;
-  switch (format) {
-    case 'gemini':
-      payload = {
-        functionDeclarations: prepared.map(({ tool, declared, warn }) => ({
-          name: declared,
-          description: descriptionOf(tool, []),
-          parametersJsonSchema: jsonSchemaParameters(tool, warn, 'gemini').schema,
-        })),
-      };
-      break;
-    case 'gemini-schema':
-      payload = {
-        functionDeclarations: prepared.map(({ tool, declared, warn }) => {
-          const { schema, notes } = jsonSchemaParameters(tool, warn, 'gemini-schema');
-          return { name: declared, description: descriptionOf(tool, notes), parameters: toGeminiSchema(schema, '$', { warn }) };
-        }),
-      };
-      break;
-    case 'openai':
-      payload = prepared.map(({ tool, declared, warn }) => {
-        const { schema, notes } = jsonSchemaParameters(tool, warn, 'openai');
-        return { type: 'function', function: { name: declared, description: descriptionOf(tool, notes), parameters: schema } };
-      });
-      break;
-    case 'anthropic':
-      payload = prepared.map(({ tool, declared, warn }) => {
-        const { schema, notes } = jsonSchemaParameters(tool, warn, 'anthropic');
-        return { name: declared, description: descriptionOf(tool, notes), input_schema: schema };
-      });
-      break;
-    default:
-      throw new TypeError(`unknown tool format ${JSON.stringify(format)}; use one of ${TOOL_FORMATS.join(', ')}`);
+  if (format === 'gemini') {
+    payload = { functionDeclarations: declarations.map(({ name, description, schema }) => ({ name, description, parametersJsonSchema: schema })) };
+  } else if (format === 'gemini-schema') {
+    payload = { functionDeclarations: declarations.map(({ name, description, schema }) => ({ name, description, parameters: schema })) };
+  } else if (format === 'openai') {
+    payload = declarations.map(({ name, description, schema }) => ({ type: 'function', function: { name, description, parameters: schema } }));
+  } else {
+    payload = declarations.map(({ name, description, schema }) => ({ name, description, input_schema: schema }));
   }
   return { payload, names, warnings };
 }

@@ -3,7 +3,7 @@
 // (Gemini Schema fields, enum/format/items/required rules, name rule); Anthropic and OpenAI reject
 // anyOf/oneOf/allOf at the top of a tool schema (anthropics/claude-code#40075, anomalyco/opencode#35516)
 // and take names matching ^[a-zA-Z0-9_-]{1,64}$.
-import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './clean-json-schema';
+import { MAX_SCHEMA_DEPTH, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './clean-json-schema';
 import { GEMINI_FORMATS } from './gemini-schema';
 import { metaSchemaProblems } from './json-schema-dialect';
 import { childPath, indexPath } from './json-path';
@@ -129,6 +129,14 @@ function checkJsonSchemaParameters(schema: unknown, at: string, problems: string
   if (noRootCombinators) {
     for (const key of ROOT_COMBINATORS) if (key in schema) problems.push(`${at}: ${key} is not allowed at the top level`);
   }
+  let deepest = '';
+  forEachSchema(schema, at, (_node, path, depth) => {
+    if (depth > 2 * MAX_SCHEMA_DEPTH && !deepest) deepest = path;
+  });
+  if (deepest) {
+    problems.push(`${deepest}: nested deeper than ${2 * MAX_SCHEMA_DEPTH} levels`);
+    return;
+  }
   for (const p of metaSchemaProblems(schema)) problems.push(`${at}: not valid JSON Schema: ${p}`);
   unresolvedRefs(schema, at, problems);
 }
@@ -163,9 +171,9 @@ function vendorKeys(root: unknown, at: string, problems: string[]): void {
 }
 
 /** Visits every schema object in a JSON Schema (not the data inside enum/default/unknown keywords). */
-function forEachSchema(node: unknown, at: string, visit: (schema: JsonObject, path: string) => void, depth = 0): void {
-  if (depth > 200 || !isObject(node)) return;
-  visit(node, at);
+function forEachSchema(node: unknown, at: string, visit: (schema: JsonObject, path: string, depth: number) => void, depth = 0): void {
+  if (!isObject(node) || depth > 2 * MAX_SCHEMA_DEPTH + 1) return;
+  visit(node, at, depth);
   for (const [k, v] of Object.entries(node)) {
     const keyPath = childPath(at, k);
     if (SCHEMA_MAP_KEYWORDS.has(k) || k === '$defs' || k === 'definitions') {
@@ -188,8 +196,8 @@ function checkGeminiSchema(schema: unknown, at: string, problems: string[], dept
     problems.push(`${at}: Invalid value, must be a Schema object`);
     return;
   }
-  if (depth > 100) {
-    problems.push(`${at}: nesting too deep`);
+  if (depth > 2 * MAX_SCHEMA_DEPTH) {
+    problems.push(`${at}: nested deeper than ${2 * MAX_SCHEMA_DEPTH} levels`);
     return;
   }
   for (const key of Object.keys(schema)) {

@@ -160,6 +160,42 @@ describe('schema compiler: corpus', function () {
     assert.equal(at('recursive_tree', '$.properties.root.properties.children.items.$ref').length, 1);
   });
 
+  it('cuts schemas nested deeper than 32 levels (20,000 here) and says where', function () {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20000; i++) deep = { type: 'object', properties: { next: deep } };
+    for (const target of TARGETS) {
+      const { payload, warnings } = compileTools([{ name: 'abyss', inputSchema: deep } as Tool], target);
+      assert.deepEqual(validateDeclarations(payload, target), [], target);
+      const cut = warnings.filter((w) => /nested deeper than 32 levels/.test(w.message));
+      assert.equal(cut.length, 1, target);
+      assert.equal(cut[0].path, '$' + '.properties.next'.repeat(32));
+    }
+  });
+
+  it('declares a tool whose schema throws while being read without parameters; the other tools are unaffected', function () {
+    const hostile = { type: 'object' } as Record<string, unknown>;
+    Object.defineProperty(hostile, 'properties', { enumerable: true, get: () => { throw new Error('boom'); } });
+    const tools = [{ name: 'hostile', inputSchema: hostile } as Tool, ...corpora[0].tools.slice(0, 2)];
+    for (const target of TARGETS) {
+      const { payload, warnings } = compileTools(tools, target);
+      assert.deepEqual(validateDeclarations(payload, target), [], target);
+      assert.ok(warnings.some((w) => w.tool === 'hostile' && /could not be compiled \(boom\)/.test(w.message)), target);
+      assert.ok(JSON.stringify(payload).includes('HassTurnOff'), 'the other tools are still declared');
+    }
+  });
+
+  it('the validator refuses schemas nested deeper than 64 levels', function () {
+    let deep: Record<string, unknown> = { type: 'STRING' };
+    for (let i = 0; i < 70; i++) deep = { type: 'OBJECT', properties: { n: deep } };
+    expectDeep(validateDeclarations({ functionDeclarations: [{ name: 'd', parameters: deep }] }, 'gemini-schema'));
+    let json: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 70; i++) json = { type: 'object', properties: { n: json } };
+    expectDeep(validateDeclarations([{ name: 'd', input_schema: json }], 'anthropic'));
+    function expectDeep(problems: string[]): void {
+      assert.ok(problems.some((p) => /nested deeper than 64 levels/.test(p)), JSON.stringify(problems));
+    }
+  });
+
   it('isToolFormat accepts exactly the five formats', function () {
     for (const f of ['mcp', 'gemini', 'gemini-schema', 'openai', 'anthropic']) assert.equal(isToolFormat(f), true);
     for (const f of ['Gemini', 'json', '', undefined, null, 3, {}]) assert.equal(isToolFormat(f), false);
