@@ -283,7 +283,13 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       'remote-http': { transport: 'http', url: 'https://mcp.example.com/mcp', command: '', args: '', env: '', headers: '{"X-Team":"home"}', token: 'secret-import-token', valid: true },
       'legacy-sse': { transport: 'sse', url: 'http://127.0.0.1:9/sse', command: '', args: '', env: '', headers: '', token: undefined, valid: true },
     });
-    // The config-nodes sidebar lists them, and the import is one undoable step.
+    // One undoable step: the history's last event adds exactly these three nodes.
+    const last = await page.evaluate(() => {
+      const e = RED.history.peek();
+      return e && { t: e.t, names: (e.nodes || []).map((id: string) => RED.nodes.node(id)?.name).sort() };
+    });
+    assert.deepEqual(last, { t: 'add', names: ['everything', 'legacy-sse', 'remote-http'] });
+    // The config-nodes sidebar lists them.
     await page.evaluate(() => RED.sidebar.show('config'));
     for (const name of ['everything', 'remote-http', 'legacy-sse']) {
       await page.locator('#red-ui-sidebar-content .red-ui-palette-label', { hasText: name }).first().waitFor();
@@ -292,6 +298,16 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     // The token went to the credential, never into the exported flow.
     const exported = await page.evaluate(() => JSON.stringify(RED.nodes.createCompleteNodeSet({ credentials: false })));
     assert.doesNotMatch(exported, /secret-import-token/);
+    // Deployed, the runtime holds it as the node's stored credential.
+    await page.locator('#red-ui-header-button-deploy').click();
+    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    const remoteId = await page.evaluate(() => {
+      let id = '';
+      RED.nodes.eachConfig((n: any) => { if (n.name === 'remote-http') id = n.id; });
+      return id;
+    });
+    const cred = await fetch(`${nodeRed!.url}credentials/mcp-server/${remoteId}`).then((r) => r.json());
+    assert.deepEqual(cred, { has_token: true });
   });
 
   it('opens the gemini-agent and esp32-mcp-in dialogs', async () => {
