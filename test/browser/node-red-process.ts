@@ -2,7 +2,7 @@
 // package installed in that userDir's node_modules as a symlink to the built package. The editor
 // test drives it through Chromium, so nothing here is the test helper's in-process runtime.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../peers/free-port';
@@ -25,6 +25,7 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Pr
   if (!existsSync(join(packageDir, 'dist', 'nodes', 'mcp-server.js'))) {
     throw new Error(`${packageDir}/dist is missing: run \`npm run build\` first (npm test does)`);
   }
+  assertBuildCurrent(packageDir);
   const userDir = mkdtempSync(join(tmpdir(), 'mcp-editor-nr-'));
   mkdirSync(join(userDir, 'node_modules'));
   symlinkSync(packageDir, join(userDir, 'node_modules', PACKAGE_NAME), 'dir');
@@ -112,4 +113,16 @@ async function waitForEditor(url: string, log: () => string, exited: Promise<voi
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`Node-RED did not start within 60 s:\n${log()}`);
+}
+
+/** The editor runs dist/nodes/*.html: a stale build would test yesterday's dialogs. */
+function assertBuildCurrent(packageDir: string): void {
+  const sources = join(packageDir, 'nodes');
+  if (!existsSync(sources)) return; // a packed copy without sources
+  for (const f of readdirSync(sources).filter((n) => n.endsWith('.html'))) {
+    const built = join(packageDir, 'dist', 'nodes', f);
+    if (!existsSync(built) || readFileSync(built, 'utf8') !== readFileSync(join(sources, f), 'utf8')) {
+      throw new Error(`dist/nodes/${f} differs from nodes/${f}: run \`npm run build\` first (npm test does)`);
+    }
+  }
 }
