@@ -4,6 +4,7 @@
 import { McpNodeError } from '../src/errors';
 import { validateArguments } from '../src/mcp/argument-validator';
 import { closeMatches } from '../src/mcp/tool-names';
+import { restoreArgumentNames } from '../src/schema';
 import { resultFiles, resultPayload, resultText, type OutputMode } from '../src/mcp/tool-result';
 import { statusFor } from './lib/server-status';
 import { evaluateProperty, handleInput, numberSetting } from './lib/input-handler';
@@ -14,6 +15,8 @@ import { getServerNode } from './lib/server-config';
 interface ToolRequest {
   tool: string;
   args: unknown;
+  /** A Gemini-style call: its argument names may be the sanitised ones of a gemini-schema declaration. */
+  geminiStyle: boolean;
 }
 
 export = function (RED: RED) {
@@ -58,7 +61,7 @@ export = function (RED: RED) {
       let args: unknown;
       if (argumentsProp) args = await evaluateProperty(RED, node, argumentsProp, argumentsType, msg);
       else args = geminiStyle ? (payload!.args ?? {}) : msg.payload;
-      return { tool, args };
+      return { tool, args, geminiStyle };
     };
 
     handleInput(
@@ -66,7 +69,9 @@ export = function (RED: RED) {
       async (msg: NodeMessage, send) => {
         if (!server) throw new McpNodeError(t('mcp-call-tool.errors.noServer'), t('mcp-call-tool.status.noServer'), 'NO_SERVER');
         const provider = server.provider;
-        const { tool, args } = await resolveRequest(msg);
+        const request = await resolveRequest(msg);
+        const { tool } = request;
+        let args = request.args;
         if (args === null || typeof args !== 'object' || Array.isArray(args)) {
           throw new McpNodeError(
             t('mcp-call-tool.errors.argsNotObject', { tool, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
@@ -85,6 +90,7 @@ export = function (RED: RED) {
             'UNKNOWN_TOOL',
           );
         }
+        if (request.geminiStyle) args = restoreArgumentNames(definition.inputSchema, args as Record<string, unknown>);
         if (validate) {
           const problem = validateArguments(definition, args);
           if (problem) {
