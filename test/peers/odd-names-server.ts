@@ -1,10 +1,10 @@
 // A stdio MCP server whose tool and property names break Gemini's naming rules (a dotted tool name,
 // a dashed property), built with the official server SDK's low-level Server so the JSON Schema is
 // sent exactly as written. Each result echoes the arguments it received, key for key.
-import { Server } from '@modelcontextprotocol/server';
+import { Server, type Tool } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const TOOLS = [
+const TOOLS: Tool[] = [
   {
     name: 'light.set',
     description: 'Sets a light.',
