@@ -33,6 +33,7 @@ const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
+  require('./lib/gemini-admin-routes').registerGeminiAdminRoutes(RED); // POST /gemini-agent/test (the dialog's Test button)
   function GeminiAgentNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;

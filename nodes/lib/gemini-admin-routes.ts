@@ -1,0 +1,137 @@
+// Admin HTTP route behind the gemini-agent dialog's Test button:
+//   POST /gemini-agent/test   one prompt with the dialog's current, unsaved settings, in auto mode,
+//                             against the deployed mcp-server config nodes named in its server list
+// Body: {id, prompt, apiKey, config:{model, baseUrl, apiVersion, systemInstruction, systemInstructionType,
+//        servers:[{server, include, exclude, prefix}], maxSteps, functionCalling, temperature, timeout}}
+// Answer: {ok:true, text, steps:[{calls:[{name, server, tool, isError}]}], usage, finishReason}
+//      or {ok:false, error}. The API key stays server-side: the editor sends the password placeholder
+// for a stored key, and no answer or error ever contains the key (errors are scrubbed).
+import { errorMessage } from '../../src/errors';
+import { expandEnv } from '../../src/env-expand';
+import { runAgent } from '../../src/gemini/agent-loop';
+import { mcpExecutor } from '../../src/gemini/auto-executor';
+import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../../src/gemini/client';
+import { MaxStepsError, scrub } from '../../src/gemini/errors';
+import { buildCatalog, type ServerSource } from '../../src/gemini/tool-catalog';
+import type { FunctionCallingMode, TraceStep } from '../../src/gemini/types';
+import { lines, numberSetting } from './input-handler';
+import type { RED } from './red-types';
+import { getServerNode } from './server-config';
+
+const PASSWORD_PLACEHOLDER = '__PWRD__';
+const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
+const registeredOn = new WeakSet<object>();
+
+interface TestConfig {
+  model?: unknown;
+  baseUrl?: unknown;
+  apiVersion?: unknown;
+  systemInstruction?: unknown;
+  systemInstructionType?: unknown;
+  servers?: unknown;
+  maxSteps?: unknown;
+  functionCalling?: unknown;
+  temperature?: unknown;
+  timeout?: unknown;
+}
+
+export function registerGeminiAdminRoutes(RED: RED): void {
+  // One registration per admin app (the test helper builds a fresh one per runtime).
+  if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
+  registeredOn.add(RED.httpAdmin);
+
+  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), async (req: any, res: any) => {
+    const body = req.body ?? {};
+    const secrets: Array<string | undefined> = [];
+    try {
+      const apiKey = apiKeyFor(RED, body);
+      secrets.push(apiKey);
+      res.json(await testPrompt(RED, body.config ?? {}, String(body.prompt ?? ''), apiKey));
+    } catch (err) {
+      res.json({ ok: false, error: scrub(errorMessage(err), [...secrets, typeof body.apiKey === 'string' ? body.apiKey : undefined]) });
+    }
+  });
+}
+
+// A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
+// blank means the environment's GEMINI_API_KEY / GOOGLE_API_KEY, as at runtime.
+function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }): string {
+  const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
+  if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);
+  if (typed === PASSWORD_PLACEHOLDER && typeof body.id === 'string' && body.id) {
+    const stored = (RED.nodes as any).getCredentials?.(body.id) as { apiKey?: string } | undefined;
+    if (stored?.apiKey) return resolveApiKey(stored.apiKey);
+  }
+  return resolveApiKey(undefined);
+}
+
+async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: string) {
+  if (!prompt.trim()) throw new Error('Type a prompt to send');
+  const model = expandEnv(String(config.model ?? '')).trim() || DEFAULT_MODEL;
+  const baseUrl = expandEnv(String(config.baseUrl ?? '')).trim() || undefined;
+  const apiVersion = expandEnv(String(config.apiVersion ?? '')).trim() || DEFAULT_API_VERSION;
+  const maxSteps = Math.max(1, Math.floor(numberSetting(config.maxSteps, 10)!));
+  const mode = String(config.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
+  const timeoutMs = numberSetting(config.timeout, 120)! * 1000;
+
+  const sources: ServerSource[] = [];
+  const missing: string[] = [];
+  for (const entry of Array.isArray(config.servers) ? config.servers : []) {
+    if (!entry || !entry.server) continue;
+    const node = getServerNode(RED, entry.server);
+    if (!node) {
+      missing.push(String(entry.server));
+      continue;
+    }
+    sources.push({ provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined });
+  }
+  if (missing.length) {
+    throw new Error(`mcp-server not deployed: ${missing.join(', ')}. Deploy the flow first (Test uses the deployed servers)`);
+  }
+  const catalog = await buildCatalog(sources);
+  try {
+    const result = await runAgent({
+      client: createGeminiClient({ apiKey, baseUrl, apiVersion }),
+      model,
+      contents: [{ role: 'user', parts: [{ text: prompt }] }],
+      systemInstruction: systemInstructionOf(config),
+      catalog,
+      executor: mcpExecutor(),
+      maxSteps,
+      functionCalling: MODES.includes(mode) ? mode : 'AUTO',
+      temperature: numberSetting(config.temperature, undefined),
+      timeoutMs,
+      secrets: [apiKey],
+      endpoint: `${baseUrl ?? DEFAULT_BASE_URL}/${apiVersion}/models/${model}`,
+    });
+    return {
+      ok: true,
+      model,
+      text: result.text,
+      steps: summarize(result.steps),
+      usage: result.usage,
+      finishReason: result.finishReason,
+      ...(result.blocked ? { blocked: result.blocked } : {}),
+      warnings: catalog.warnings,
+    };
+  } catch (err) {
+    // Out of steps: the calls made so far are still worth showing.
+    if (err instanceof MaxStepsError) return { ok: false, error: errorMessage(err), steps: summarize(err.trace.steps as TraceStep[]) };
+    throw err;
+  }
+}
+
+// Only a literal or an environment variable can be resolved without a message.
+function systemInstructionOf(config: TestConfig): string | undefined {
+  const value = typeof config.systemInstruction === 'string' ? config.systemInstruction : '';
+  if (!value) return undefined;
+  const type = config.systemInstructionType || 'str';
+  if (type === 'str') return value;
+  if (type === 'env') return process.env[value] || undefined;
+  return undefined;
+}
+
+// Names, servers and outcomes only: results can be large and the dialog shows a list.
+function summarize(steps: TraceStep[]) {
+  return steps.map((s) => ({ calls: s.calls.map((c) => ({ name: c.name, server: c.server, tool: c.tool, isError: c.isError })) }));
+}

@@ -1,0 +1,143 @@
+// POST /gemini-agent/test, the route behind the gemini-agent dialog's Test button, through
+// helper.request() against the real runtime, the fake Gemini and the Home Assistant stand-in: the
+// dialog's unsaved settings run one prompt in auto mode with the deployed mcp-server nodes, the
+// answer carries the text and the calls, and the API key never comes back (not even when Gemini
+// echoes it in an error).
+import assert from 'node:assert/strict';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { reply } from '../peers/fake-gemini';
+import { API_KEY, clearGeminiEnv, helper, loadAgent, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+
+describe('gemini-agent admin route: POST /gemini-agent/test', function () {
+  this.timeout(30000);
+  let fake: FakeGemini;
+  let ha: HomeAssistantStandIn;
+  let server: ServerDef;
+
+  before((done) => {
+    clearGeminiEnv();
+    helper.startServer(done);
+  });
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    fake = await startFakeGemini();
+    ha = await startHomeAssistant();
+    server = { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
+    // The deployed flow: node "agent" with a stored key, and the HA server deployed.
+    await loadAgent({ fake, servers: [server] });
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await fake.close();
+    await ha.close();
+    clearGeminiEnv();
+  });
+
+  /** What the dialog sends: its current fields, which may differ from the deployed node. */
+  function dialog(overrides: Record<string, unknown> = {}, config: Record<string, unknown> = {}) {
+    return {
+      id: 'agent',
+      prompt: 'Turn off the kitchen light',
+      apiKey: '__PWRD__',
+      config: {
+        model: 'gemini-3.5-flash',
+        baseUrl: fake.url,
+        apiVersion: 'v1beta',
+        servers: [{ server: 'ha', include: '', exclude: '', prefix: '' }],
+        maxSteps: 5,
+        functionCalling: 'AUTO',
+        timeout: 30,
+        ...config,
+      },
+      ...overrides,
+    };
+  }
+
+  it('runs one prompt with the stored key and the deployed HA server, and returns the answer and the calls', async () => {
+    fake.script(reply.call('HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }), reply.text('The kitchen light is off.'));
+    const res = await helper.request().post('/gemini-agent/test').send(dialog()).expect(200);
+    assert.equal(res.body.ok, true, res.body.error);
+    assert.equal(res.body.text, 'The kitchen light is off.');
+    assert.equal(res.body.model, 'gemini-3.5-flash');
+    assert.deepEqual(res.body.steps, [{ calls: [{ name: 'HassTurnOff', server: 'Home Assistant', tool: 'HassTurnOff', isError: false }] }, { calls: [] }]);
+    assert.ok(res.body.usage.totalTokenCount > 0);
+    // The tool really ran on the server, and Gemini got the stored key.
+    const calls = ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params);
+    assert.deepEqual(calls, [{ name: 'HassTurnOff', arguments: { name: 'Kitchen Light', domain: ['light'] } }]);
+    assert.equal(fake.requests[0].headers['x-goog-api-key'], API_KEY);
+    assert.doesNotMatch(JSON.stringify(res.body), new RegExp(API_KEY));
+  });
+
+  it('uses the unsaved settings: model, system instruction and the per-server include filter', async () => {
+    fake.script(reply.text('ok'));
+    const res = await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send(dialog({ prompt: 'hi' }, { model: 'gemini-3.8-flash', systemInstruction: 'Be brief.', servers: [{ server: 'ha', include: 'HassTurn*', exclude: 'HassTurnOff', prefix: 'home_' }] }))
+      .expect(200);
+    assert.equal(res.body.ok, true, res.body.error);
+    const request = fake.requests[0];
+    assert.equal(request.model, 'gemini-3.8-flash');
+    assert.deepEqual(request.body.systemInstruction.parts, [{ text: 'Be brief.' }]);
+    const names = request.body.tools[0].functionDeclarations.map((d: any) => d.name);
+    assert.deepEqual(names, ['home_HassTurnOn']);
+  });
+
+  it('a typed key is used as is and never comes back, also when Gemini refuses it', async () => {
+    const typed = 'AIzaSy-typed-wrong-key-5f3e2d1c';
+    const res = await helper.request().post('/gemini-agent/test').send(dialog({ apiKey: typed })).expect(200);
+    assert.equal(res.body.ok, false);
+    // The fake answers this only to a key that reached it and is not the stored one.
+    assert.match(res.body.error, /API key not valid/);
+    assert.doesNotMatch(JSON.stringify(res.body), /typed-wrong-key/);
+  });
+
+  it('a Gemini error that echoes the stored key comes back scrubbed', async () => {
+    fake.script(reply.error(400, 'INVALID_ARGUMENT', `Request with key ${API_KEY} has an invalid model`));
+    const res = await helper.request().post('/gemini-agent/test').send(dialog()).expect(200);
+    assert.equal(res.body.ok, false);
+    assert.match(res.body.error, /400/);
+    assert.match(res.body.error, /invalid model/);
+    assert.doesNotMatch(JSON.stringify(res.body), new RegExp(API_KEY));
+  });
+
+  it('without a typed or stored key falls back to GEMINI_API_KEY, and says so when there is none', async () => {
+    const none = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+    assert.equal(none.body.ok, false);
+    assert.match(none.body.error, /GEMINI_API_KEY/);
+    assert.equal(fake.requests.length, 0);
+    process.env.GEMINI_API_KEY = API_KEY;
+    fake.script(reply.text('from env'));
+    const env = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+    assert.equal(env.body.ok, true, env.body.error);
+    assert.equal(env.body.text, 'from env');
+    assert.doesNotMatch(JSON.stringify(env.body), new RegExp(API_KEY));
+  });
+
+  it('names a server that is not deployed instead of running without it', async () => {
+    const res = await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send(dialog({}, { servers: [{ server: 'ha' }, { server: 'not-deployed-yet' }] }))
+      .expect(200);
+    assert.equal(res.body.ok, false);
+    assert.match(res.body.error, /not deployed: not-deployed-yet.*Deploy/);
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('is registered with the gemini-agent.write permission', () => {
+    // A recording RED: the route must sit behind needsPermission('gemini-agent.write').
+    const { registerGeminiAdminRoutes } = require('../../nodes/lib/gemini-admin-routes');
+    const guard = () => undefined;
+    const asked: string[] = [];
+    const routes: Array<{ path: string; handlers: unknown[] }> = [];
+    registerGeminiAdminRoutes({
+      httpAdmin: { post: (path: string, ...handlers: unknown[]) => routes.push({ path, handlers }) },
+      auth: { needsPermission: (p: string) => (asked.push(p), guard) },
+    });
+    assert.deepEqual(asked, ['gemini-agent.write']);
+    assert.equal(routes.length, 1);
+    assert.equal(routes[0].path, '/gemini-agent/test');
+    assert.equal(routes[0].handlers[0], guard);
+  });
+});
