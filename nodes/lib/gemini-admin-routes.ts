@@ -4,7 +4,10 @@
 // Body: {id, prompt, apiKey, config:{model, baseUrl, apiVersion, systemInstruction, systemInstructionType,
 //        servers:[{server, include, exclude, prefix}], maxSteps, functionCalling, temperature, timeout}}
 // Answer: {ok:true, text, steps:[{calls:[{name, server, tool, isError}]}], usage, finishReason}
-//      or {ok:false, error}. The API key stays server-side: the editor sends the password placeholder
+//      or {ok:false, error}.
+//   POST /gemini-agent/tools  the function names each server row gives Gemini after its include /
+//                             exclude filters and prefix, so the filters can be checked before deploy
+// Body: {config:{servers}}. Answer: {ok:true, servers:[{server, name, total, functions:[…]}], warnings}. The API key stays server-side: the editor sends the password placeholder
 // for a stored key, and no answer or error ever contains the key (errors are scrubbed).
 import { errorMessage } from '../../src/errors';
 import { expandEnv } from '../../src/env-expand';
@@ -51,6 +54,42 @@ export function registerGeminiAdminRoutes(RED: RED): void {
       res.json({ ok: false, error: scrub(errorMessage(err), [...secrets, typeof body.apiKey === 'string' ? body.apiKey : undefined]) });
     }
   });
+
+  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), async (req: any, res: any) => {
+    try {
+      const rows = serverRows(RED, (req.body ?? {}).config ?? {});
+      const catalog = await buildCatalog(rows.map((r) => r.source));
+      const servers = await Promise.all(
+        rows.map(async ({ id, source }) => {
+          const listed = await source.provider.listTools();
+          const functions = [...catalog.routes.values()].filter((r) => r.provider === source.provider).map((r) => r.declaredName);
+          return { server: id, name: listed.server.name || id, total: listed.tools.length, functions };
+        }),
+      );
+      res.json({ ok: true, servers, warnings: catalog.warnings });
+    } catch (err) {
+      res.json({ ok: false, error: errorMessage(err) });
+    }
+  });
+}
+
+/** The deployed mcp-server node of every row that names one; an undeployed one is an error that says so. */
+function serverRows(RED: RED, config: TestConfig): Array<{ id: string; source: ServerSource }> {
+  const rows: Array<{ id: string; source: ServerSource }> = [];
+  const missing: string[] = [];
+  for (const entry of Array.isArray(config.servers) ? config.servers : []) {
+    if (!entry || !entry.server) continue;
+    const node = getServerNode(RED, entry.server);
+    if (!node) {
+      missing.push(String(entry.server));
+      continue;
+    }
+    rows.push({ id: String(entry.server), source: { provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined } });
+  }
+  if (missing.length) {
+    throw new Error(`mcp-server not deployed: ${missing.join(', ')}. Deploy the flow first (the dialog uses the deployed servers)`);
+  }
+  return rows;
 }
 
 // A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
@@ -74,20 +113,7 @@ async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: 
   const mode = String(config.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
   const timeoutMs = numberSetting(config.timeout, 120)! * 1000;
 
-  const sources: ServerSource[] = [];
-  const missing: string[] = [];
-  for (const entry of Array.isArray(config.servers) ? config.servers : []) {
-    if (!entry || !entry.server) continue;
-    const node = getServerNode(RED, entry.server);
-    if (!node) {
-      missing.push(String(entry.server));
-      continue;
-    }
-    sources.push({ provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined });
-  }
-  if (missing.length) {
-    throw new Error(`mcp-server not deployed: ${missing.join(', ')}. Deploy the flow first (Test uses the deployed servers)`);
-  }
+  const sources = serverRows(RED, config).map((r) => r.source);
   const catalog = await buildCatalog(sources);
   try {
     const result = await runAgent({

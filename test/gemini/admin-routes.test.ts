@@ -8,7 +8,7 @@ import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-ass
 import { reply } from '../peers/fake-gemini';
 import { API_KEY, clearGeminiEnv, helper, loadAgent, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
 
-describe('gemini-agent admin route: POST /gemini-agent/test', function () {
+describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/tools', function () {
   this.timeout(30000);
   let fake: FakeGemini;
   let ha: HomeAssistantStandIn;
@@ -121,8 +121,24 @@ describe('gemini-agent admin route: POST /gemini-agent/test', function () {
       .send(dialog({}, { servers: [{ server: 'ha' }, { server: 'not-deployed-yet' }] }))
       .expect(200);
     assert.equal(res.body.ok, false);
-    assert.match(res.body.error, /not deployed: not-deployed-yet.*Deploy/);
+    assert.match(res.body.error, /not deployed: not-deployed-yet.*Deploy the flow first/);
     assert.equal(fake.requests.length, 0);
+  });
+
+  it('POST /gemini-agent/tools shows the functions each server row gives Gemini after its filters', async () => {
+    const res = await helper
+      .request()
+      .post('/gemini-agent/tools')
+      .send({ config: { servers: [{ server: 'ha', include: 'HassTurn*\nHassLight*', exclude: 'HassTurnOff', prefix: 'home_' }] } })
+      .expect(200);
+    assert.equal(res.body.ok, true, res.body.error);
+    assert.equal(res.body.servers.length, 1);
+    const row = res.body.servers[0];
+    assert.equal(row.server, 'ha');
+    assert.equal(row.total, 19);
+    assert.deepEqual(row.functions.sort(), ['home_HassLightSet', 'home_HassTurnOn']);
+    const missing = await helper.request().post('/gemini-agent/tools').send({ config: { servers: [{ server: 'gone' }] } }).expect(200);
+    assert.deepEqual(missing.body, { ok: false, error: 'mcp-server not deployed: gone. Deploy the flow first (the dialog uses the deployed servers)' });
   });
 
   it('is registered with the gemini-agent.write permission', () => {
@@ -135,9 +151,8 @@ describe('gemini-agent admin route: POST /gemini-agent/test', function () {
       httpAdmin: { post: (path: string, ...handlers: unknown[]) => routes.push({ path, handlers }) },
       auth: { needsPermission: (p: string) => (asked.push(p), guard) },
     });
-    assert.deepEqual(asked, ['gemini-agent.write']);
-    assert.equal(routes.length, 1);
-    assert.equal(routes[0].path, '/gemini-agent/test');
-    assert.equal(routes[0].handlers[0], guard);
+    assert.deepEqual(asked, ['gemini-agent.write', 'gemini-agent.write']);
+    assert.deepEqual(routes.map((r) => r.path), ['/gemini-agent/test', '/gemini-agent/tools']);
+    for (const r of routes) assert.equal(r.handlers[0], guard, `${r.path} is guarded`);
   });
 });
