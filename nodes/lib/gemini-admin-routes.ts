@@ -57,15 +57,17 @@ export function registerGeminiAdminRoutes(RED: RED): void {
 
   RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), async (req: any, res: any) => {
     try {
-      const rows = serverRows(RED, (req.body ?? {}).config ?? {});
+      const { rows, missing } = serverRows(RED, (req.body ?? {}).config ?? {});
       const catalog = await buildCatalog(rows.map((r) => r.source));
-      const servers = await Promise.all(
+      const servers: Array<Record<string, unknown>> = await Promise.all(
         rows.map(async ({ id, source }) => {
           const listed = await source.provider.listTools();
           const functions = [...catalog.routes.values()].filter((r) => r.provider === source.provider).map((r) => r.declaredName);
           return { server: id, name: listed.server.name || id, total: listed.tools.length, functions };
         }),
       );
+      // A row whose server is not deployed yet gets its own error; the other rows still answer.
+      for (const id of missing) servers.push({ server: id, error: notDeployed([id]) });
       res.json({ ok: true, servers, warnings: catalog.warnings });
     } catch (err) {
       res.json({ ok: false, error: errorMessage(err) });
@@ -73,8 +75,12 @@ export function registerGeminiAdminRoutes(RED: RED): void {
   });
 }
 
-/** The deployed mcp-server node of every row that names one; an undeployed one is an error that says so. */
-function serverRows(RED: RED, config: TestConfig): Array<{ id: string; source: ServerSource }> {
+function notDeployed(ids: string[]): string {
+  return `mcp-server not deployed: ${ids.join(', ')}. Deploy the flow first (the dialog uses the deployed servers)`;
+}
+
+/** The deployed mcp-server node of every row that names one, and the ids that are not deployed. */
+function serverRows(RED: RED, config: TestConfig): { rows: Array<{ id: string; source: ServerSource }>; missing: string[] } {
   const rows: Array<{ id: string; source: ServerSource }> = [];
   const missing: string[] = [];
   for (const entry of Array.isArray(config.servers) ? config.servers : []) {
@@ -86,10 +92,7 @@ function serverRows(RED: RED, config: TestConfig): Array<{ id: string; source: S
     }
     rows.push({ id: String(entry.server), source: { provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined } });
   }
-  if (missing.length) {
-    throw new Error(`mcp-server not deployed: ${missing.join(', ')}. Deploy the flow first (the dialog uses the deployed servers)`);
-  }
-  return rows;
+  return { rows, missing };
 }
 
 // A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
@@ -113,7 +116,9 @@ async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: 
   const mode = String(config.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
   const timeoutMs = numberSetting(config.timeout, 120)! * 1000;
 
-  const sources = serverRows(RED, config).map((r) => r.source);
+  const { rows, missing } = serverRows(RED, config);
+  if (missing.length) throw new Error(notDeployed(missing));
+  const sources = rows.map((r) => r.source);
   const catalog = await buildCatalog(sources);
   try {
     const result = await runAgent({
