@@ -1,0 +1,237 @@
+// The gemini-agent and esp32-mcp-in dialogs in Chromium against a real Node-RED (started from
+// red.js, see ./node-red-process.ts), the fake Gemini, the Home Assistant stand-in and a simulated
+// xiaozhi device on a real WebSocket. The flow (an HA mcp-server with its token, a gemini-agent with
+// its key, an esp32-mcp-in) is deployed through Node-RED's admin API first, as a user's earlier
+// deploy would have; everything after that goes through the dialogs' own fields and buttons.
+//
+// Screenshots go to a temporary directory, or to docs/images/ with UPDATE_SCREENSHOTS=1.
+// CHROMIUM_PATH overrides /usr/bin/chromium; EDITOR_TEST_PACKAGE_DIR points Node-RED at another
+// built copy of the package (default: this repository with its dist/, so run `npm run build` first).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import { startNodeRed, type NodeRedProcess } from './node-red-process';
+
+const repoRoot = resolve(__dirname, '../..');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const screenshotDir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'images') : mkdtempSync(join(tmpdir(), 'mcp-agent-shots-'));
+const API_KEY = 'AIzaSy-browser-test-key-3b9d71';
+const DEVICE_ID = 'd8:3b:da:4e:21:7c';
+
+declare const RED: any; // the editor's global, inside page.evaluate callbacks
+declare const $: any;
+
+describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake Gemini, HA stand-in, simulated ESP32)', function () {
+  this.timeout(180000);
+  this.bail(true); // each step builds on the one before
+  let browser: BrowserContext | undefined;
+  let page: Page;
+  let nodeRed: NodeRedProcess | undefined;
+  let ha: HomeAssistantStandIn | undefined;
+  let fake: FakeGemini | undefined;
+  let device: XiaozhiWsDevice | undefined;
+  let userDataDir: string | undefined;
+  const pageErrors: string[] = [];
+
+  before(async function () {
+    if (!existsSync(chromiumPath)) {
+      console.log(`    SKIPPED agent editor browser test: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+      this.skip();
+    }
+    ha = await startHomeAssistant();
+    fake = await startFakeGemini({ apiKey: API_KEY });
+    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    await deployFlow();
+    const { chromium } = await import('playwright-core');
+    userDataDir = mkdtempSync(join(tmpdir(), 'mcp-agent-chromium-'));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('pageerror', (err) => pageErrors.push(String(err && err.stack ? err.stack : err)));
+    await page.goto(nodeRed.url);
+    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(), undefined, {
+      timeout: 60000,
+    });
+    await page.waitForFunction(() => !$('#red-ui-loading-progress').is(':visible') && !$('.red-ui-editor-loading').is(':visible'));
+    mkdirSync(screenshotDir, { recursive: true });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && page) {
+      const file = join(tmpdir(), 'mcp-agent-editor-failure.png');
+      await page.screenshot({ path: file }).catch(() => undefined);
+      console.log(`    editor screenshot at the failure: ${file}\n    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
+    }
+  });
+
+  after(async () => {
+    device?.close();
+    await browser?.close();
+    await nodeRed?.stop();
+    await ha?.close();
+    await fake?.close();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(screenshotDir, { recursive: true, force: true });
+  });
+
+  /** The flow a user deployed earlier, with the credentials the runtime stores (never sent back to the editor). */
+  async function deployFlow(): Promise<void> {
+    const flows = [
+      { id: 'tab1', type: 'tab', label: 'Agent' },
+      { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: ha!.url, credentials: { token: ha!.token } },
+      {
+        id: 'agent1',
+        type: 'gemini-agent',
+        z: 'tab1',
+        x: 300,
+        y: 120,
+        name: 'house agent',
+        model: 'gemini-3.5-flash',
+        baseUrl: fake!.url,
+        apiVersion: 'v1beta',
+        systemInstruction: '',
+        systemInstructionType: 'str',
+        servers: [{ server: 'ha', include: '', exclude: '', prefix: '' }],
+        toolMode: 'auto',
+        maxSteps: 5,
+        functionCalling: 'AUTO',
+        temperature: '',
+        memory: 'none',
+        historyTurns: 10,
+        stream: false,
+        timeout: 30,
+        credentials: { apiKey: API_KEY },
+        wires: [[], []],
+      },
+      { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', transport: 'websocket', path: '/xiaozhi/v1/', allow: '', wires: [[]] },
+    ];
+    const res = await fetch(`${nodeRed!.url}flows`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Node-RED-API-Version': 'v2' },
+      body: JSON.stringify({ flows }),
+    });
+    assert.equal(res.status, 200, `deploy failed: ${await res.text()}`);
+  }
+
+  async function openEditor(nodeId: string): Promise<void> {
+    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
+    await page.locator('#node-dialog-ok').waitFor();
+  }
+
+  async function shot(name: string): Promise<void> {
+    await page.locator('.red-ui-tray:last-of-type').last().screenshot({ path: join(screenshotDir, `${name}.png`) });
+  }
+
+  it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {
+    await openEditor('agent1');
+    // Suggestions: the model field offers the datalist of current Gemini names.
+    assert.equal(await page.getAttribute('#node-input-model', 'list'), 'gemini-agent-models');
+    const models = await page.locator('#gemini-agent-models option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    for (const m of ['gemini-flash-latest', 'gemini-3.8-flash', 'gemini-3.5-flash-lite']) assert.ok(models.includes(m), `${m} suggested`);
+    assert.equal(await page.inputValue('#node-input-model'), 'gemini-3.5-flash');
+
+    // The deployed server row, and what it gives Gemini (all 19 HA tools before any filter).
+    const row = page.locator('.gemini-agent-server-row').first();
+    assert.equal(await row.locator('.node-input-entry-server').inputValue(), 'ha');
+    await page.waitForFunction(() => /19 of 19 tools/.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
+    // Filters: include HassTurn* then exclude HassTurnOff leaves one function.
+    await row.locator('.node-input-entry-include').fill('HassTurn*');
+    await page.waitForFunction(() => /^2 of 19 tools: /.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
+    await row.locator('.node-input-entry-exclude').fill('HassTurnOff');
+    await page.waitForFunction(() => $('.node-input-entry-preview').first().text() === '1 of 19 tools: HassTurnOn', undefined, { timeout: 30000 });
+
+    // Inline validation: a bad value turns the field red before any deploy.
+    await page.fill('#node-input-maxSteps', '0');
+    await page.locator('#node-input-maxSteps').blur();
+    await page.waitForFunction(() => $('#node-input-maxSteps').hasClass('input-error'));
+    await page.fill('#node-input-maxSteps', '4');
+    await page.locator('#node-input-maxSteps').blur();
+    await page.waitForFunction(() => !$('#node-input-maxSteps').hasClass('input-error'));
+    await page.fill('#node-input-temperature', '3');
+    await page.locator('#node-input-temperature').blur();
+    await page.waitForFunction(() => $('#node-input-temperature').hasClass('input-error'));
+    await page.fill('#node-input-temperature', '');
+    await page.locator('#node-input-temperature').blur();
+    await page.waitForFunction(() => !$('#node-input-temperature').hasClass('input-error'));
+  });
+
+  it('gemini-agent: Test sends one prompt with the unsaved settings and shows the answer and the tool called', async () => {
+    // Unsaved changes: another model from the suggestions, the filters typed above, maxSteps 4.
+    await page.fill('#node-input-model', 'gemini-3.8-flash');
+    fake!.script(reply.call('HassTurnOn', { name: 'Kitchen Light' }), reply.text('The kitchen light is on now.'));
+    const before = fake!.requests.length;
+    await page.fill('#gemini-agent-test-prompt', 'Turn on the kitchen light');
+    await page.locator('#gemini-agent-test').click();
+    const ok = page.locator('#gemini-agent-test-result.gemini-ok');
+    await ok.waitFor({ timeout: 30000 });
+    assert.equal(await page.locator('#gemini-agent-test-answer').innerText(), 'The kitchen light is on now.');
+    const calls = await page.locator('#gemini-agent-test-calls li').allInnerTexts();
+    assert.deepEqual(calls, ['HassTurnOn · Home Assistant']);
+    assert.match(await ok.innerText(), /gemini-3\.8-flash · 2 model turn\(s\) · \d+ tokens/);
+
+    // What really happened: Gemini got the dialog's model, the stored key and only the filtered tool;
+    // Home Assistant ran the call.
+    const sent = fake!.requests.slice(before);
+    assert.equal(sent.length, 2);
+    assert.equal(sent[0].model, 'gemini-3.8-flash');
+    assert.equal(sent[0].headers['x-goog-api-key'], API_KEY);
+    assert.deepEqual(sent[0].body.tools[0].functionDeclarations.map((d: any) => d.name), ['HassTurnOn']);
+    const haCall = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').at(-1) as any;
+    assert.deepEqual(haCall.json.params, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
+    // The key never reached the page.
+    assert.doesNotMatch(await page.content(), new RegExp(API_KEY));
+
+    await page.locator('#gemini-agent-test-result').scrollIntoViewIfNeeded();
+    await shot('gemini-agent-test');
+  });
+
+  it('gemini-agent: a Gemini error is shown in the dialog without the key', async () => {
+    fake!.script(reply.error(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric generate_content_requests'));
+    await page.locator('#gemini-agent-test').click();
+    const fail = page.locator('#gemini-agent-test-result.gemini-fail');
+    await fail.waitFor({ timeout: 30000 });
+    assert.match(await fail.innerText(), /^Failed: .*429.*Quota exceeded/);
+    assert.doesNotMatch(await fail.innerText(), new RegExp(API_KEY));
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    // Cancelled: the node keeps its saved model.
+    assert.equal(await page.evaluate(() => RED.nodes.node('agent1').model), 'gemini-3.5-flash');
+  });
+
+  it('esp32-mcp-in: shows the connected device and its tool count', async () => {
+    const wsUrl = nodeRed!.url.replace(/^http/, 'ws') + 'xiaozhi/v1/';
+    device = await XiaozhiWsDevice.connect({ url: wsUrl, deviceId: DEVICE_ID, fixture: ottoRobot() });
+    // Wait until the node has listed the device's tools (its admin route says so).
+    let listed: any;
+    for (let i = 0; i < 200; i++) {
+      listed = await fetch(`${nodeRed!.url}esp32-mcp-in/esp1/devices`).then((r) => r.json());
+      if (listed.devices?.[0]?.toolCount > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(listed.devices.length, 1, JSON.stringify(listed));
+    const expectedTools = listed.devices[0].toolCount;
+    assert.equal(expectedTools, 13, 'otto-robot has 13 tools for the AI (7 more are user-only)');
+
+    await openEditor('esp1');
+    const box = page.locator('#esp32-mcp-in-devices');
+    await page.waitForFunction((id) => $('#esp32-mcp-in-devices').text().includes(id), DEVICE_ID, { timeout: 30000 });
+    const text = await box.innerText();
+    assert.match(text, new RegExp(`^${DEVICE_ID} otto-robot 2\\.4\\.2 · 13 tools · \\w+$`, 'm'));
+    await shot('esp32-mcp-in-devices');
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+  });
+
+  it('raised no script errors in the editor page', () => {
+    assert.deepEqual(pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+  });
+});
