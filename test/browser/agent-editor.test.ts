@@ -148,6 +148,8 @@ describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake
     await page.waitForFunction(() => /^2 of 19 tools: /.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
     await row.locator('.node-input-entry-exclude').fill('HassTurnOff');
     await page.waitForFunction(() => $('.node-input-entry-preview').first().text() === '1 of 19 tools: HassTurnOn', undefined, { timeout: 30000 });
+    await page.locator('#node-input-model').scrollIntoViewIfNeeded();
+    await shot('gemini-agent-servers');
 
     // Inline validation: a bad value turns the field red before any deploy.
     await page.fill('#node-input-maxSteps', '0');
