@@ -1,0 +1,126 @@
+// What a long-lived session does over time, through the real runtime and a real stdio server:
+// the tool list refreshes on notifications/tools/list_changed, the session comes back by itself
+// after the server goes away (status red, then green again), and closing a node cancels its
+// in-flight calls with notifications/cancelled.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+
+function serverNode(logFile: string) {
+  return {
+    id: 'srv',
+    type: 'mcp-server',
+    name: 'lifecycle',
+    transport: 'stdio',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(__dirname, '..', 'peers', 'lifecycle-server.ts')],
+    env: { LIFECYCLE_LOG: logFile },
+  };
+}
+
+const readLog = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('session lifecycle', function () {
+  this.timeout(60000);
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-lifecycle-'));
+    await startRuntime();
+  });
+  after(async () => {
+    await stopRuntime();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => helper.unload());
+
+  function flow(logFile: string) {
+    return [
+      serverNode(logFile),
+      { id: 'list', type: 'mcp-list-tools', server: 'srv', wires: [['out']] },
+      { id: 'call', type: 'mcp-call-tool', server: 'srv', toolErrors: 'output', wires: [['out'], []] },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ];
+  }
+
+  async function list(): Promise<string[]> {
+    const got = nextMessage('out');
+    send('list', {});
+    return (await got).payload.map((t: any) => t.name);
+  }
+
+  it('refreshes the cached tool list when the server sends tools/list_changed', async () => {
+    await load(flow(join(dir, 'changed.log')));
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
+    const added = nextMessage('out');
+    send('call', { tool: 'add-tool', payload: {} });
+    assert.equal((await added).payload, 'now 4 tools');
+    let names: string[] = [];
+    for (let i = 0; i < 50 && names.length !== 4; i++) {
+      names = await list();
+      if (names.length !== 4) await sleep(100);
+    }
+    assert.deepEqual(names, ['add-tool', 'wait', 'exit', 'added-3']);
+  });
+
+  it('reconnects by itself after the server goes away: status red, then green again', async () => {
+    const logFile = join(dir, 'reconnect.log');
+    await load(flow(logFile));
+    const statuses: any[] = [];
+    const listNode = helper.getNode('list');
+    const original = listNode.status.bind(listNode);
+    listNode.status = (s: any) => {
+      statuses.push(s);
+      return original(s);
+    };
+    await list();
+    const pidsBefore = readLog(logFile).match(/ready (\d+)/g) ?? [];
+    assert.equal(pidsBefore.length, 1);
+    const bye = nextMessage('out');
+    send('call', { tool: 'exit', payload: {} });
+    assert.equal((await bye).payload, 'bye');
+    await until('a red "disconnected" status', () => statuses.some((s) => s.fill === 'red' && /disconnected/.test(s.text)));
+    // No message is sent: the session reconnects in the background (first retry after 1 s).
+    await until('a second server process', () => (readLog(logFile).match(/ready (\d+)/g) ?? []).length === 2);
+    await until('a green status again', () => {
+      const last = statuses[statuses.length - 1];
+      return last?.fill === 'green' && /3 tools/.test(last.text);
+    });
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
+  });
+
+  it('closing the node cancels its in-flight call (notifications/cancelled reaches the server)', async () => {
+    const logFile = join(dir, 'cancel.log');
+    await load(flow(logFile));
+    send('call', { tool: 'wait', payload: {} });
+    await until('the call running on the server', () => /started/.test(readLog(logFile)));
+    // Redeploy only the call node; the server config node and its session stay.
+    await helper.setFlows(
+      [
+        { id: 'test-tab', type: 'tab', label: 'test' },
+        serverNode(logFile),
+        { id: 'list', type: 'mcp-list-tools', server: 'srv', z: 'test-tab', wires: [['out']] },
+        { id: 'out', type: 'helper', z: 'test-tab' },
+      ] as any,
+      'nodes',
+    );
+    await until('the server seeing the cancellation', () => /cancelled/.test(readLog(logFile)));
+  });
+});
