@@ -16,6 +16,7 @@ import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
 import { translator } from './lib/i18n';
+import { registerGeminiAdminRoutes } from './lib/gemini-admin-routes';
 
 interface ServerEntry {
   server?: string;
@@ -33,7 +34,7 @@ const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
-  require('./lib/gemini-admin-routes').registerGeminiAdminRoutes(RED); // POST /gemini-agent/test (the dialog's Test button)
+  registerGeminiAdminRoutes(RED); // POST /gemini-agent/test (the dialog's Test button)
   function GeminiAgentNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;

@@ -9,6 +9,8 @@
 import { errorMessage } from '../../src/errors';
 import { McpSession } from '../../src/mcp/session';
 import { normalizeSettings } from '../../src/mcp/settings';
+import type { Tool } from '../../src/mcp/tool-provider';
+import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
 
@@ -93,8 +95,8 @@ function tokenFor(RED: RED, body: { id?: unknown; token?: unknown }): string | u
 
 function addCompiled(body: Record<string, unknown>, tools: unknown[], format: unknown, prefix: unknown): void {
   if (typeof format !== 'string' || !format || format === 'mcp') return;
-  const { compileTools } = require('../../src/schema');
-  const compiled = compileTools(tools, format, { prefix: typeof prefix === 'string' && prefix ? prefix : undefined });
+  if (!isToolFormat(format)) throw new Error(`unknown format "${format}"`);
+  const compiled = compileTools(tools as Tool[], format, { prefix: typeof prefix === 'string' && prefix ? prefix : undefined });
   body.warnings = compiled.warnings;
   body.names = compiled.names;
 }
