@@ -63,6 +63,7 @@ export = function (RED: RED) {
     return new McpSession(settings, {
       debug: (m) => node.debug(m),
       warn: (m) => node.warn(m),
+      info: (m) => node.log(m),
     });
   }
 

@@ -25,6 +25,8 @@ import { CLIENT_INFO } from './client-info';
 export interface SessionLogger {
   debug(message: string): void;
   warn(message: string): void;
+  /** A stdio server's stderr lines: its own log, worth seeing in Node-RED's log by default. */
+  info?(message: string): void;
 }
 
 const silentLogger: SessionLogger = { debug() {}, warn() {} };
@@ -226,7 +228,7 @@ export class McpSession implements ToolProvider {
 
   private async openWith(kind: 'http' | 'sse' | 'stdio'): Promise<Connection> {
     const transport = createTransport(this.settings, kind, {
-      onStderrLine: (line) => this.log.debug(`[${this.settings.name || this.settings.command}] ${line}`),
+      onStderrLine: (line) => (this.log.info ?? this.log.debug)(`[${this.settings.name || this.settings.command}] ${line}`),
     });
     const client = new Client(CLIENT_INFO, { capabilities: {}, ...versionOptions(this.settings.protocolVersion) });
     const conn: Connection = { client, kind };

@@ -111,8 +111,8 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
 
   it('a bad token fails with 401 naming the URL; the token appears nowhere', async () => {
     const secret = 'not-the-right-token-5b7e1f';
-    const logSpy = helper.log();
     await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: secret } });
+    const logSpy = helper.log(); // the runtime's log spy exists once a flow is loaded
     const statuses: unknown[] = [];
     const callNode = helper.getNode('call');
     const origStatus = callNode.status.bind(callNode);
@@ -131,12 +131,13 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
   });
 
   it('a correct token never appears in messages, logs or status', async () => {
-    const logSpy = helper.log();
     await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: ha.token } });
+    const logSpy = helper.log();
     const got = nextMessage('out');
     send('call', { payload: { name: 'Kitchen Light' } });
     const msg = await got;
     const everything = JSON.stringify([msg, logSpy.args]);
+    assert.ok(logSpy.args.length > 0, 'the log spy saw this flow');
     assert.ok(!everything.includes(ha.token));
   });
 });

@@ -66,6 +66,15 @@ describe('session lifecycle', function () {
     return (await got).payload.map((t: any) => t.name);
   }
 
+  it("logs the stdio server's stderr lines in Node-RED's log (info level)", async () => {
+    await load(flow(join(dir, 'stderr.log')));
+    const logs = helper.log();
+    await list();
+    await until('the stderr line in the log', () =>
+      logs.args.some((a: any[]) => a[0]?.level === 40 /* info */ && /\[lifecycle\] lifecycle server \d+ ready/.test(String(a[0]?.msg))),
+    );
+  });
+
   it('refreshes the cached tool list when the server sends tools/list_changed', async () => {
     await load(flow(join(dir, 'changed.log')));
     assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);

@@ -37,4 +37,7 @@ server.setRequestHandler('tools/call', async (request, extra) => {
   }
   return { content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true };
 });
-server.connect(new StdioServerTransport()).then(() => log(`ready ${process.pid}`));
+server.connect(new StdioServerTransport()).then(() => {
+  log(`ready ${process.pid}`);
+  process.stderr.write(`lifecycle server ${process.pid} ready\n`); // servers log on stderr
+});
