@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
+import { sendWebResponse, toWebRequest } from '../../examples/servers/node-web-bridge';
 
 export interface PaginatedServerOptions {
   /** Number of tools (default 7). */
@@ -96,8 +97,8 @@ async function serveStateless(server: Server, req: IncomingMessage, res: ServerR
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const response = await transport.handleRequest(await toWebRequest(req));
-    await writeWebResponse(response, res);
+    const response = await transport.handleRequest(await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`));
+    await sendWebResponse(response, res);
   } catch (err) {
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
     res.end(err instanceof Error ? err.message : String(err));
@@ -106,36 +107,3 @@ async function serveStateless(server: Server, req: IncomingMessage, res: ServerR
   }
 }
 
-async function toWebRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
-    else if (value !== undefined) headers.set(key, value);
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : undefined,
-  });
-}
-
-async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
-}

@@ -1,7 +1,7 @@
 // Streamable HTTP on plain node:http: the SDK's createMcpHandler speaks web-standard
 // Request/Response (both protocol eras: 2026-07-28 stateless and the 2025 stateless fallback);
 // this file only carries requests and responses between node:http and that handler.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
@@ -12,6 +12,8 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
+import { sendWebResponse, toWebRequest } from '../node-web-bridge';
+
 export const MCP_PATH = '/mcp';
 
 export interface HttpEndpoint {
@@ -20,42 +22,6 @@ export interface HttpEndpoint {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-async function toWebRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method,
-    headers,
-    body: hasBody ? new Uint8Array(await readBody(req)) : undefined,
-    signal,
-  });
-}
-
-async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => { headers[name] = value; });
-  res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
-  const reader = response.body.getReader();
-  // Streamed chunk by chunk: an SSE answer must reach the client as it is produced.
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
-}
 
 export async function serveHttp(factory: McpServerFactory, port: number, host: string): Promise<HttpEndpoint> {
   const handler = createMcpHandler(factory, {
