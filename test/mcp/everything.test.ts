@@ -122,3 +122,26 @@ for (const transport of ['stdio', 'http', 'sse'] as const) {
     });
   });
 }
+
+describe('transport "http" pointed at a legacy HTTP+SSE server', function () {
+  this.timeout(60000);
+  let peer: EverythingServer;
+  before(async () => {
+    await startRuntime();
+    peer = await startEverything('sse');
+  });
+  after(async () => {
+    await stopRuntime();
+    await peer.stop();
+  });
+
+  it('falls back to HTTP+SSE after the first POST is refused, and works', async () => {
+    await load(flow({ transport: 'http', url: peer.url }));
+    const got = nextMessage('out');
+    send('call', { tool: 'get-sum', payload: { a: 2, b: 3 } });
+    const msg = await got;
+    assert.match(msg.payload, /is 5/);
+    const logs = helper.log().args.map((a: any[]) => JSON.stringify(a[0])).join('\n');
+    assert.match(logs, /Streamable HTTP answered (400|404|405); trying legacy HTTP\+SSE/);
+  });
+});
