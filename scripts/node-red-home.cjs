@@ -15,15 +15,31 @@ const SETTINGS_FILE = path.join(__dirname, 'settings.cjs');
 const RED_JS = require.resolve('node-red/red.js', { paths: [ROOT] });
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
-/** Creates userDir, links the package into it and, on first use only, installs `initialFlow`. */
+/**
+ * Creates userDir, links the package into it and, on first use only, installs the initial flows
+ * (`initialFlows`: example files, each on its own tab; or a single `initialFlow`).
+ */
 function prepareUserDir(userDir, options = {}) {
   const modules = path.join(userDir, 'node_modules');
   fs.mkdirSync(modules, { recursive: true });
   linkPackage(path.join(modules, PACKAGE_NAME));
   const flowFile = path.join(userDir, 'flows.json');
-  // Never clobber a flow file the user has deployed since: the example is a starting point.
-  if (options.initialFlow && !fs.existsSync(flowFile)) fs.copyFileSync(options.initialFlow, flowFile);
+  const files = options.initialFlows ?? (options.initialFlow ? [options.initialFlow] : []);
+  // Never clobber a flow file the user has deployed since: the examples are a starting point.
+  if (files.length && !fs.existsSync(flowFile)) {
+    const nodes = files.flatMap((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
+    fs.writeFileSync(flowFile, JSON.stringify(nodes, null, 2));
+  }
   return { userDir, flowFile, settingsFile: SETTINGS_FILE };
+}
+
+/** What `npm start` deploys on first start: getting-started first (its tab opens), then every other example. */
+function startFlowFiles() {
+  const others = fs
+    .readdirSync(EXAMPLES_DIR)
+    .filter((f) => f.endsWith('.json') && f !== 'getting-started.json')
+    .sort();
+  return ['getting-started.json', ...others].map((f) => path.join(EXAMPLES_DIR, f));
 }
 
 function linkPackage(link) {
@@ -61,4 +77,4 @@ function nodeRedArgs(userDir) {
   return [RED_JS, '--userDir', userDir, '--settings', SETTINGS_FILE];
 }
 
-module.exports = { ROOT, PACKAGE_NAME, SETTINGS_FILE, RED_JS, EXAMPLES_DIR, prepareUserDir, exampleEnv, nodeRedArgs };
+module.exports = { ROOT, PACKAGE_NAME, SETTINGS_FILE, RED_JS, EXAMPLES_DIR, prepareUserDir, startFlowFiles, exampleEnv, nodeRedArgs };

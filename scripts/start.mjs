@@ -1,13 +1,14 @@
 // `npm start`: a local Node-RED 4.1 (the devDependency) on http://127.0.0.1:1880 with this package
 // loaded from the working tree, every example importable (Import > Examples) and, on first start,
-// the getting-started flow deployed. The user dir is .node-red/ (git-ignored); delete it to start over.
+// every example deployed, each on its own tab, getting-started first (it works offline and fires on
+// deploy). The user dir is .node-red/ (git-ignored); delete it to start over.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { ROOT, EXAMPLES_DIR, prepareUserDir, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
+const { ROOT, prepareUserDir, startFlowFiles, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
 
 if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server.js'))) {
   console.log('dist/ is missing: building first (npm run build)');
@@ -15,7 +16,7 @@ if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server.js'))) {
 }
 
 const userDir = process.env.NODE_RED_USER_DIR || join(ROOT, '.node-red');
-const { flowFile } = prepareUserDir(userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+const { flowFile } = prepareUserDir(userDir, { initialFlows: startFlowFiles() });
 const env = { ...process.env, ...exampleEnv() };
 console.log(`Node-RED user dir: ${userDir} (flows: ${flowFile})`);
 

@@ -15,6 +15,7 @@ import type {
   CallToolResult,
   ListToolsOptions,
   ListToolsResult,
+  Progress,
   ProviderState,
   ServerIdentity,
   ToolProvider,
@@ -108,7 +109,7 @@ export class McpSession implements ToolProvider {
             // Progress keeps a call alive, but not forever.
             maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
             signal: options.signal,
-            onprogress: options.onProgress ? (p) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+            onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
           },
         )) as CallToolResult,
       );
@@ -308,6 +309,14 @@ function versionOptions(pinned: string): Record<string, unknown> {
     return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [pinned] };
   }
   return { versionNegotiation: { mode: { pin: pinned } } };
+}
+
+/** Only the fields the server sent: a flow should not see `message: undefined`. */
+function progressOf(p: { progress: number; total?: number; message?: string }): Progress {
+  const out: Progress = { progress: p.progress };
+  if (p.total !== undefined) out.total = p.total;
+  if (p.message !== undefined) out.message = p.message;
+  return out;
 }
 
 async function closeQuietly(conn: Connection): Promise<void> {

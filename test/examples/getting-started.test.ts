@@ -1,6 +1,6 @@
-// `npm start` end to end: Node-RED started as scripts/start.mjs starts it, with the getting-started
-// flow installed on first start, lists and calls the tools of server-everything over stdio, and
-// every example of the package is listed under Import > Examples.
+// `npm start` end to end: Node-RED started as scripts/start.mjs starts it, with every example
+// installed on first start (getting-started first), lists and calls the tools of server-everything
+// over stdio, and every example of the package is listed under Import > Examples.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,17 +15,22 @@ describe('examples: npm start and the getting-started flow', function () {
   const flow = readExample('getting-started');
 
   before(async () => {
-    nr = await startNodeRed({ initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+    nr = await startNodeRed({ initialFlows: home.startFlowFiles() });
   });
   after(async () => {
     await nr?.stop();
   });
 
-  it('deploys the getting-started flow on first start, without errors or unknown node types', async () => {
+  it('deploys every example on first start, getting-started first, without errors or unknown node types', async () => {
     const res = await nr.request('GET', '/flows');
     assert.equal(res.status, 200);
-    const ids = new Set((res.body as any[]).map((n) => n.id));
+    const deployed = res.body as any[];
+    const ids = new Set(deployed.map((n) => n.id));
     for (const n of flow) assert.ok(ids.has(n.id), `node ${n.id} (${n.type}) is deployed`);
+    const tabs = deployed.filter((n) => n.type === 'tab').map((n) => n.label);
+    const exampleCount = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).length;
+    assert.equal(tabs.length, exampleCount, `one tab per example: ${tabs.join(', ')}`);
+    assert.equal(tabs[0], flow.find((n) => n.type === 'tab')?.label, 'getting-started is the first tab');
     await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
   });

@@ -14,7 +14,8 @@ const home = require('../../scripts/node-red-home.cjs') as {
   ROOT: string;
   PACKAGE_NAME: string;
   EXAMPLES_DIR: string;
-  prepareUserDir(userDir: string, options?: { initialFlow?: string }): { userDir: string; flowFile: string; settingsFile: string };
+  prepareUserDir(userDir: string, options?: { initialFlow?: string; initialFlows?: string[] }): { userDir: string; flowFile: string; settingsFile: string };
+  startFlowFiles(): string[];
   exampleEnv(env?: NodeJS.ProcessEnv): Record<string, string>;
   nodeRedArgs(userDir: string): string[];
 };
@@ -55,11 +56,13 @@ export interface NodeRedProcess {
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   initialFlow?: string;
+  /** Several example files, as `npm start` installs them. */
+  initialFlows?: string[];
 }
 
 export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedProcess> {
   const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
-  home.prepareUserDir(userDir, { initialFlow: options.initialFlow });
+  home.prepareUserDir(userDir, { initialFlow: options.initialFlow, initialFlows: options.initialFlows });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, ...home.exampleEnv(), ...options.env, PORT: String(port), NODE_RED_HOST: '127.0.0.1' };
