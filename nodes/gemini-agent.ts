@@ -91,6 +91,7 @@ export = function register(RED: RED) {
       const systemInstruction = await resolveSystemInstruction(msg);
       const catalog = await buildCatalog(servers.map(sourceOf), messageTools(msg));
       for (const w of catalog.warnings) node.debug(w);
+      for (const u of catalog.unavailable) node.warn(t('gemini-agent.warnings.server-unavailable', { server: u.server, error: u.error }));
 
       const trace = { model, steps: [] as unknown[], usage: {}, sessionId: session };
       try {
@@ -122,6 +123,7 @@ export = function register(RED: RED) {
           usage: result.usage,
           finishReason: result.finishReason,
           ...(result.blocked ? { blocked: result.blocked } : {}),
+          ...(catalog.unavailable.length ? { unavailable: catalog.unavailable } : {}),
         };
         send([msg, null]);
       } catch (err) {

@@ -31,11 +31,24 @@ export function defaultPrefix(serverName: string): string {
 }
 
 export async function buildCatalog(sources: ServerSource[], extra: MessageTools[] = []): Promise<ToolCatalog> {
-  const catalog: ToolCatalog = { declarations: [], routes: new Map(), warnings: [] };
-  const lists = await Promise.all(sources.map((s) => s.provider.listTools({ context: s.context })));
+  const catalog: ToolCatalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
+  const settled = await Promise.all(
+    sources.map((s) => s.provider.listTools({ context: s.context }).then((list) => ({ list }), (error: unknown) => ({ error }))),
+  );
+  // One server down must not silence the others: the request runs with the tools that could be
+  // listed, and the missing server is reported. With nothing left to offer, it is an error.
+  const failures = settled.filter((r): r is { error: unknown } => 'error' in r);
+  if (failures.length && failures.length === sources.length && extra.length === 0) throw failures[0].error;
   const usedPrefixes = new Set<string>();
   sources.forEach((source, i) => {
-    const identity = lists[i].server;
+    const outcome = settled[i];
+    if ('error' in outcome) {
+      const who = source.provider.identity(source.context);
+      catalog.unavailable.push({ server: who.name || who.id, error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) });
+      return;
+    }
+    const { list } = outcome;
+    const identity = list.server;
     const serverName = identity.name || identity.id;
     let prefix = source.prefix ?? '';
     if (!prefix && sources.length > 1) {
@@ -43,7 +56,7 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
       for (let n = 2; usedPrefixes.has(prefix); n++) prefix = defaultPrefix(serverName).replace(/_$/, `${n}_`);
     }
     usedPrefixes.add(prefix);
-    const tools = filterTools(lists[i].tools, source.include ?? [], source.exclude ?? []);
+    const tools = filterTools(list.tools, source.include ?? [], source.exclude ?? []);
     const compiled = compileCached(source.provider, tools, prefix);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {

@@ -26,6 +26,8 @@ export interface ToolCatalog {
   declarations: FunctionDeclaration[];
   routes: Map<string, ToolRoute>;
   warnings: string[];
+  /** Servers whose tools could not be listed; the request runs with the others' tools. */
+  unavailable: Array<{ server: string; error: string }>;
 }
 
 /** A function call the model asked for, resolved to its route and ready to run. */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { everythingStdio } from '../peers/everything';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { clearGeminiEnv, helper, loadAgent, run, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+import { allLogs, clearGeminiEnv, errorText, helper, loadAgent, run, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+import { freePort } from '../peers/free-port';
 
 const dottedServer: ServerDef = {
   id: 'otto',
@@ -64,6 +65,30 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
     );
     assert.match(JSON.stringify(calls[1].result), /hello from Gemini/);
     assert.ok(ha.requests.some((r: any) => r.rpcMethod === 'tools/call' && r.json.params.name === 'HassTurnOn'));
+  });
+
+  it('runs with the reachable servers when one is down: a warning, and msg.gemini.unavailable names it', async () => {
+    const port = await freePort(); // nothing listens there
+    const down: ServerDef = { id: 'down', name: 'Garage', transport: 'http', url: `http://127.0.0.1:${port}/mcp` };
+    await loadAgent({ fake, servers: [haServer(), down] });
+    fake.script(reply.call('home_assistant_HassTurnOn', { name: 'Porch Light' }), reply.text('Porch on.'));
+    const { answer, caught } = await run({ payload: 'porch light on' });
+    assert.equal(caught, undefined, caught && caught.error?.message);
+    assert.equal(answer.payload, 'Porch on.');
+    const declared = fake.requests[0].body.tools[0].functionDeclarations.map((d: any) => d.name);
+    assert.ok(declared.includes('home_assistant_HassTurnOn') && declared.every((n: string) => n.startsWith('home_assistant_')));
+    assert.equal(answer.gemini.unavailable.length, 1);
+    assert.equal(answer.gemini.unavailable[0].server, 'Garage');
+    assert.match(answer.gemini.unavailable[0].error, /ECONNREFUSED/);
+    assert.match(allLogs(), /MCP server \\"Garage\\" is unavailable, so the agent runs without its tools/);
+  });
+
+  it('fails (Catch) when the only configured server is down', async () => {
+    const port = await freePort();
+    await loadAgent({ fake, servers: [{ id: 'down', name: 'Garage', transport: 'http', url: `http://127.0.0.1:${port}/mcp` }] });
+    const { caught } = await run({ payload: 'anything' });
+    assert.match(errorText(caught), /ECONNREFUSED/);
+    assert.equal(fake.requests.length, 0, 'Gemini is not asked without tools to offer');
   });
 
   it('uses the prefixes and include filters the settings give', async () => {
