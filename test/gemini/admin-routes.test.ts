@@ -4,9 +4,9 @@
 // answer carries the text and the calls, and the API key never comes back (not even when Gemini
 // echoes it in an error).
 import assert from 'node:assert/strict';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { API_KEY, clearGeminiEnv, helper, loadAgent, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+import { API_KEY, helper, loadAgent, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 
 describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/tools', function () {
   this.timeout(30000);
@@ -14,23 +14,12 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
   let ha: HomeAssistantStandIn;
   let server: ServerDef;
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
+  const peers = useAgentPeers();
   beforeEach(async () => {
-    fake = await startFakeGemini();
-    ha = await startHomeAssistant();
+    ({ fake, ha } = peers); // the names the tests below use
     server = { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
     // The deployed flow: node "agent" with a stored key, and the HA server deployed.
     await loadAgent({ fake, servers: [server] });
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
-    await ha.close();
-    clearGeminiEnv();
   });
 
   /** What the dialog sends: its current fields, which may differ from the deployed node. */

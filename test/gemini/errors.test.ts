@@ -3,24 +3,16 @@
 // output 1, and the API key appears nowhere: not in messages, errors, status or logs.
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
-import { API_KEY, allLogs, errorText, clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+import { API_KEY, allLogs, errorText, collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
 describe('gemini-agent: Gemini errors and blocked prompts', function () {
   let fake: FakeGemini;
   const statuses: any[] = [];
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
-  beforeEach(async () => {
-    fake = await startFakeGemini();
+  const peers = useAgentPeers({ homeAssistant: false });
+  beforeEach(() => {
+    ({ fake } = peers); // the name the tests below use
     statuses.length = 0;
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
   });
 
   async function load(agent: Record<string, unknown> = {}) {

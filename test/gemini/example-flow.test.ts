@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { ALL_NODES, API_KEY, clearGeminiEnv, helper, startFakeGemini, type FakeGemini } from './harness';
+import { ALL_NODES, API_KEY, helper, type FakeGemini, useAgentPeers } from './harness';
 
 const EXAMPLE = join(__dirname, '..', '..', 'examples', 'home-assistant-gemini.json');
 const injectNode = require('@node-red/nodes/core/common/20-inject.js');
@@ -18,24 +18,16 @@ describe('example: home-assistant-gemini.json', function () {
   let ha: HomeAssistantStandIn;
   const env = ['GEMINI_API_KEY', 'HA_URL', 'HA_TOKEN', 'GEMINI_BASE_URL'];
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
-  beforeEach(async () => {
-    fake = await startFakeGemini();
-    ha = await startHomeAssistant();
+  const peers = useAgentPeers();
+  beforeEach(() => {
+    ({ fake, ha } = peers); // the names the tests below use
     process.env.GEMINI_API_KEY = API_KEY;
     process.env.HA_URL = ha.url.replace(/\/api\/mcp$/, '');
     process.env.HA_TOKEN = ha.token;
     process.env.GEMINI_BASE_URL = fake.url;
   });
-  afterEach(async () => {
-    await helper.unload();
+  afterEach(() => {
     for (const k of env) delete process.env[k];
-    await fake.close();
-    await ha.close();
   });
 
   it('imports, and the inject runs Gemini with the Home Assistant tools to the answer and trace debug nodes', async () => {

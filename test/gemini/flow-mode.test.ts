@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
 import { startHomeAssistant } from '../peers/home-assistant';
-import { ALL_NODES, agentFlow, clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+import { ALL_NODES, agentFlow, collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
 const mcpCallToolNode = require('../../nodes/mcp-call-tool');
 
@@ -31,18 +31,8 @@ const weatherTool = {
 describe('gemini-agent: flow mode with a function node as the tool', function () {
   let fake: FakeGemini;
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
-  beforeEach(async () => {
-    fake = await startFakeGemini();
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
-  });
+  const peers = useAgentPeers({ homeAssistant: false });
+  beforeEach(() => ({ fake } = peers)); // the names the tests below use
 
   async function load(agent: Record<string, unknown> = {}) {
     await loadAgent({

@@ -3,6 +3,7 @@
 // per test and real MCP peers. `run()` resolves with whatever reaches the answer output or a Catch.
 import helper from 'node-red-node-test-helper';
 import { startFakeGemini as startFake, type FakeGemini } from '../peers/fake-gemini';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 
 helper.init(require.resolve('node-red'));
 
@@ -125,6 +126,37 @@ export function startFakeGemini(options: Parameters<typeof startFake>[0] = {}): 
   return startFake({ apiKey: API_KEY, ...options });
 }
 export type { FakeGemini };
+
+export interface AgentPeers {
+  fake: FakeGemini;
+  /** Absent when the spec asked for no Home Assistant stand-in. */
+  ha: HomeAssistantStandIn;
+}
+
+/**
+ * The mocha hooks every agent spec needs: the runtime for the whole spec, a fresh fake Gemini and
+ * (unless `homeAssistant: false`) a fresh Home Assistant stand-in per test, all stopped afterwards,
+ * and no Gemini settings leaking in from the environment. Call it at the top of a describe.
+ */
+export function useAgentPeers(options: { homeAssistant?: boolean } = {}): AgentPeers {
+  const peers = {} as AgentPeers;
+  before((done) => {
+    clearGeminiEnv();
+    helper.startServer(done);
+  });
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    peers.fake = await startFakeGemini();
+    if (options.homeAssistant !== false) peers.ha = await startHomeAssistant();
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await peers.fake.close();
+    await peers.ha?.close();
+    clearGeminiEnv();
+  });
+  return peers;
+}
 
 /** Everything the runtime logged, as one string (to prove the key never appears). */
 export function allLogs(): string {

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { everythingStdio } from '../peers/everything';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { allLogs, clearGeminiEnv, errorText, helper, loadAgent, run, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+import { allLogs, errorText, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 import { freePort } from '../peers/free-port';
 
 const dottedServer: ServerDef = {
@@ -22,20 +22,8 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
   let fake: FakeGemini;
   let ha: HomeAssistantStandIn;
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
-  beforeEach(async () => {
-    fake = await startFakeGemini();
-    ha = await startHomeAssistant();
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
-    await ha.close();
-  });
+  const peers = useAgentPeers();
+  beforeEach(() => ({ fake, ha } = peers)); // the names the tests below use
 
   const haServer = (): ServerDef => ({ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token });
   const everything: ServerDef = { id: 'ev', name: 'everything', transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args };

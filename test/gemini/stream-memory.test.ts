@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { clearGeminiEnv, collectSide, helper, loadAgent, run, startFakeGemini, type FakeGemini } from './harness';
+import { collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
 const texts = (contents: any[]) => contents.map((c) => `${c.role}:${(c.parts ?? []).map((p: any) => p.text ?? (p.functionCall ? 'call' : 'response')).join('|')}`);
 
@@ -14,20 +14,8 @@ describe('gemini-agent: streaming and memory', function () {
   let fake: FakeGemini;
   let ha: HomeAssistantStandIn;
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
-  beforeEach(async () => {
-    fake = await startFakeGemini();
-    ha = await startHomeAssistant();
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
-    await ha.close();
-  });
+  const peers = useAgentPeers();
+  beforeEach(() => ({ fake, ha } = peers)); // the names the tests below use
 
   it('streams text chunks on output 2 (topic "chunk") and the whole answer on output 1', async () => {
     await loadAgent({ fake, agent: { stream: true }, servers: [{ id: 'ha', name: 'HA', transport: 'http', url: ha.url, token: ha.token }] });

@@ -2,29 +2,19 @@
 // real Node-RED runtime: the loop's wire contract (verbatim model turns, ids, signatures, one user
 // content of responses per step) and how tool failures go back to the model.
 import assert from 'node:assert/strict';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { clearGeminiEnv, helper, loadAgent, run, startFakeGemini, type FakeGemini, type ServerDef } from './harness';
+import { loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 
 describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', function () {
   let fake: FakeGemini;
   let ha: HomeAssistantStandIn;
   let server: ServerDef;
 
-  before((done) => {
-    clearGeminiEnv();
-    helper.startServer(done);
-  });
-  after(() => helper.stopServer());
+  const peers = useAgentPeers();
   beforeEach(async () => {
-    fake = await startFakeGemini();
-    ha = await startHomeAssistant();
+    ({ fake, ha } = peers); // the names the tests below use
     server = { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await fake.close();
-    await ha.close();
   });
 
   const toolCalls = () => ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params);
