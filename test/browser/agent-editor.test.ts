@@ -8,18 +8,16 @@
 // CHROMIUM_PATH overrides /usr/bin/chromium; EDITOR_TEST_PACKAGE_DIR points Node-RED at another
 // built copy of the package (default: this repository with its dist/, so run `npm run build` first).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
-const repoRoot = resolve(__dirname, '../..');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const screenshotDir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'images') : mkdtempSync(join(tmpdir(), 'mcp-agent-shots-'));
+const screenshotDir = screenshotFolder('agent-editor');
 const API_KEY = 'AIzaSy-browser-test-key-3b9d71';
 const DEVICE_ID = 'd8:3b:da:4e:21:7c';
 
@@ -29,58 +27,41 @@ declare const $: any;
 describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake Gemini, HA stand-in, simulated ESP32)', function () {
   this.timeout(180000);
   this.bail(true); // each step builds on the one before
-  let browser: BrowserContext | undefined;
+  let editor: EditorBrowser | undefined;
   let page: Page;
   let nodeRed: NodeRedProcess | undefined;
   let ha: HomeAssistantStandIn | undefined;
   let fake: FakeGemini | undefined;
   let device: XiaozhiWsDevice | undefined;
-  let userDataDir: string | undefined;
-  const pageErrors: string[] = [];
 
   before(async function () {
-    if (!existsSync(chromiumPath)) {
-      console.log(`    SKIPPED agent editor browser test: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
+    skipWithoutChromium(this, 'agent editor browser test');
     ha = await startHomeAssistant();
     fake = await startFakeGemini({ apiKey: API_KEY });
     nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
     await deployFlow();
-    const { chromium } = await import('playwright-core');
-    userDataDir = mkdtempSync(join(tmpdir(), 'mcp-agent-chromium-'));
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
+    editor = await launchEditor(nodeRed.url, {
+      tag: 'agent-editor',
       viewport: { width: 1280, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      ready: (p) =>
+        p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(), undefined, {
+          timeout: 60000,
+        }),
     });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.on('pageerror', (err) => pageErrors.push(String(err && err.stack ? err.stack : err)));
-    await page.goto(nodeRed.url);
-    await page.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(), undefined, {
-      timeout: 60000,
-    });
-    await page.waitForFunction(() => !$('#red-ui-loading-progress').is(':visible') && !$('.red-ui-editor-loading').is(':visible'));
-    mkdirSync(screenshotDir, { recursive: true });
+    page = editor.page;
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) {
-      const file = join(tmpdir(), 'mcp-agent-editor-failure.png');
-      await page.screenshot({ path: file }).catch(() => undefined);
-      console.log(`    editor screenshot at the failure: ${file}\n    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
-    }
+    await editor?.screenshotIfFailed(this.currentTest, () => `    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
   });
 
   after(async () => {
     device?.close();
-    await browser?.close();
+    await editor?.close();
     await nodeRed?.stop();
     await ha?.close();
     await fake?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(screenshotDir, { recursive: true, force: true });
+    removeScreenshotFolder(screenshotDir);
   });
 
   /** The flow a user deployed earlier, with the credentials the runtime stores (never sent back to the editor). */
@@ -234,6 +215,6 @@ describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake
   });
 
   it('raised no script errors in the editor page', () => {
-    assert.deepEqual(pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
   });
 });

@@ -8,16 +8,14 @@
 // UPDATE_SCREENSHOTS=1. CHROMIUM_PATH overrides /usr/bin/chromium; EDITOR_TEST_PACKAGE_DIR points
 // Node-RED at another built copy of the package (default: this repository with its dist/).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
-const repoRoot = resolve(__dirname, '../..');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const screenshotDir = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'images') : mkdtempSync(join(tmpdir(), 'mcp-editor-shots-'));
+const screenshotDir = screenshotFolder('editor');
 const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in'];
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -36,57 +34,40 @@ function helpLead(type: string): string {
 describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function () {
   this.timeout(180000);
   this.bail(true); // each step builds on the one before
-  let browser: BrowserContext | undefined;
+  let editor: EditorBrowser | undefined;
   let page: Page;
   let nodeRed: NodeRedProcess | undefined;
   let ha: HomeAssistantStandIn | undefined;
-  let userDataDir: string | undefined;
-  const pageErrors: string[] = [];
   let serverId = '';
 
   before(async function () {
-    if (!existsSync(chromiumPath)) {
-      console.log(`    SKIPPED editor browser test: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
+    skipWithoutChromium(this, 'editor browser test');
     ha = await startHomeAssistant();
     nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
-    const { chromium } = await import('playwright-core');
-    userDataDir = mkdtempSync(join(tmpdir(), 'mcp-editor-chromium-'));
-    // A fresh profile per run (playwright takes --user-data-dir as this argument).
-    browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
+    editor = await launchEditor(nodeRed.url, {
+      tag: 'editor',
       viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      ready: async (p) => {
+        await p.waitForFunction(
+          (types) => typeof RED !== 'undefined' && RED.nodes && types.every((t: string) => RED.nodes.getType(t)) && RED.workspaces.active(),
+          OUR_TYPES,
+          { timeout: 60000 },
+        );
+        await p.locator('#red-ui-palette-container').waitFor();
+      },
     });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.on('pageerror', (err) => pageErrors.push(String(err && err.stack ? err.stack : err)));
-    await page.goto(nodeRed.url);
-    await page.waitForFunction(
-      (types) => typeof RED !== 'undefined' && RED.nodes && types.every((t: string) => RED.nodes.getType(t)) && RED.workspaces.active(),
-      OUR_TYPES,
-      { timeout: 60000 },
-    );
-    await page.locator('#red-ui-palette-container').waitFor();
-    await page.waitForFunction(() => !$('#red-ui-loading-progress').is(':visible') && !$('.red-ui-editor-loading').is(':visible'));
-    mkdirSync(screenshotDir, { recursive: true });
+    page = editor.page;
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) {
-      const file = join(tmpdir(), 'mcp-editor-failure.png');
-      await page.screenshot({ path: file }).catch(() => undefined);
-      console.log(`    editor screenshot at the failure: ${file}`);
-    }
+    await editor?.screenshotIfFailed(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
+    await editor?.close();
     await nodeRed?.stop();
     await ha?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(screenshotDir, { recursive: true, force: true });
+    removeScreenshotFolder(screenshotDir);
   });
 
   async function shot(name: string, selector = '.red-ui-tray:last-of-type'): Promise<void> {
@@ -338,6 +319,6 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   });
 
   it('raised no script errors in the editor page', () => {
-    assert.deepEqual(pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
   });
 });
