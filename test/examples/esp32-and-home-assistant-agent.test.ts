@@ -2,32 +2,28 @@
 // starts it: the xiaozhi device simulator dials in over WebSocket, and one Gemini agent (the fake
 // Gemini) calls a device tool and a Home Assistant tool in the same step.
 import assert from 'node:assert/strict';
-import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
-import { haTools, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import { reply } from '../peers/fake-gemini';
+import { haTools } from '../peers/home-assistant';
+import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-
-const OTTO_ID = 'd8:3b:da:4e:21:7c';
+import { dialInDevice, OTTO_ID, startServicePeers, type ServicePeers } from './service-peers';
 
 describe('examples: esp32-and-home-assistant-agent.json', function () {
   this.timeout(120_000);
-  let ha: HomeAssistantStandIn;
-  let gemini: FakeGemini;
+  let peers: ServicePeers;
   let nr: NodeRedProcess;
   let device: XiaozhiWsDevice | undefined;
   const flow = readExample('esp32-and-home-assistant-agent');
 
   before(async () => {
-    ha = await startHomeAssistant();
-    gemini = await startFakeGemini();
-    nr = await startNodeRed({ env: { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token, GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url } });
+    peers = await startServicePeers();
+    nr = await startNodeRed({ env: peers.env });
     await nr.deploy(flow);
   });
   after(async () => {
     device?.close();
     await nr?.stop();
-    await gemini?.close();
-    await ha?.close();
+    await peers?.close();
   });
 
   it('deploys without errors or unknown node types', async () => {
@@ -35,18 +31,10 @@ describe('examples: esp32-and-home-assistant-agent.json', function () {
   });
 
   it('one prompt sets the device volume and turns on a Home Assistant light', async () => {
-    const url = `${nr.url.replace('http', 'ws')}/xiaozhi/agent/`;
-    for (let attempt = 0; !device; attempt++) {
-      try {
-        device = await XiaozhiWsDevice.connect({ url, deviceId: OTTO_ID, fixture: ottoRobot() });
-      } catch (err) {
-        if (attempt > 20) throw err;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    device = await dialInDevice(nr, '/xiaozhi/agent/');
     await nr.debug.next('eha-debug-events', (m) => m.value?.topic === 'tools');
 
-    gemini.script(
+    peers.gemini.script(
       reply.calls([
         { name: 'device_self_audio_speaker_set_volume', args: { volume: 30 } },
         { name: 'ha_HassTurnOn', args: { name: 'Kitchen Light', domain: ['light'] } },
@@ -65,8 +53,8 @@ describe('examples: esp32-and-home-assistant-agent.json', function () {
       ],
     );
     assert.equal(device.firmware.state.volume, 30);
-    assert.ok(ha.requests.some((r: any) => r.rpcMethod === 'tools/call' && r.json.params.name === 'HassTurnOn'));
-    const declared: string[] = gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
+    assert.ok(peers.ha.requests.some((r: any) => r.rpcMethod === 'tools/call' && r.json.params.name === 'HassTurnOn'));
+    const declared: string[] = peers.gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
     assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
     assert.ok(declared.filter((n) => n.startsWith('device_')).length > 0);
     assert.ok(declared.every((n) => /^(device|ha)_/.test(n)), declared.join(', '));

@@ -2,10 +2,9 @@
 // `npm start` starts it: the xiaozhi device simulator dials in over WebSocket on Node-RED's own HTTP
 // server, its tools are listed and its volume set from the inject nodes.
 import assert from 'node:assert/strict';
-import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-
-const OTTO_ID = 'd8:3b:da:4e:21:7c';
+import { dialInDevice, OTTO_ID } from './service-peers';
 
 describe('examples: esp32-device-tools.json', function () {
   this.timeout(120_000);
@@ -27,16 +26,7 @@ describe('examples: esp32-device-tools.json', function () {
   });
 
   it('accepts the device, lists its tools and sets its volume', async () => {
-    const url = `${nr.url.replace('http', 'ws')}/xiaozhi/v1/`;
-    // The listener is attached once the flow has started; retry the first connection briefly.
-    for (let attempt = 0; !device; attempt++) {
-      try {
-        device = await XiaozhiWsDevice.connect({ url, deviceId: OTTO_ID, fixture: ottoRobot() });
-      } catch (err) {
-        if (attempt > 20) throw err;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    device = await dialInDevice(nr, '/xiaozhi/v1/');
     const event = await nr.debug.next('esp32.events', (m) => m.value?.topic === 'tools');
     assert.equal(event.value.device.id, OTTO_ID);
 

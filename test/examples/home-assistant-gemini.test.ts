@@ -2,27 +2,24 @@
 // as `npm start` starts it: the prompt of its inject node goes to the fake Gemini, which calls the
 // Home Assistant stand-in's tools through the agent.
 import assert from 'node:assert/strict';
-import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { reply } from '../peers/fake-gemini';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { startServicePeers, type ServicePeers } from './service-peers';
 
 describe('examples: home-assistant-gemini.json', function () {
   this.timeout(120_000);
-  let ha: HomeAssistantStandIn;
-  let gemini: FakeGemini;
+  let peers: ServicePeers;
   let nr: NodeRedProcess;
   const flow = readExample('home-assistant-gemini');
 
   before(async () => {
-    ha = await startHomeAssistant();
-    gemini = await startFakeGemini();
-    nr = await startNodeRed({ env: { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token, GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url } });
+    peers = await startServicePeers();
+    nr = await startNodeRed({ env: peers.env });
     await nr.deploy(flow);
   });
   after(async () => {
     await nr?.stop();
-    await gemini?.close();
-    await ha?.close();
+    await peers?.close();
   });
 
   it('deploys without errors or unknown node types', async () => {
@@ -30,7 +27,7 @@ describe('examples: home-assistant-gemini.json', function () {
   });
 
   it('answers the prompt after calling Home Assistant tools, with the trace', async () => {
-    gemini.script(
+    peers.gemini.script(
       reply.call('GetLiveContext', {}),
       reply.call('HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }),
       reply.text('The kitchen light is off.'),
@@ -48,11 +45,11 @@ describe('examples: home-assistant-gemini.json', function () {
       ],
     );
     assert.deepEqual(
-      ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
+      peers.ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
       ['GetLiveContext', 'HassTurnOff'],
     );
-    assert.equal(gemini.pending(), 0);
+    assert.equal(peers.gemini.pending(), 0);
     assert.deepEqual(nr.debug.errors(), []);
-    for (const line of nr.log) assert.ok(!line.includes(ha.token) && !line.includes(gemini.apiKey), line);
+    for (const line of nr.log) assert.ok(!line.includes(peers.ha.token) && !line.includes(peers.gemini.apiKey), line);
   });
 });

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
-import { haTools, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { reply } from '../peers/fake-gemini';
+import { haTools } from '../peers/home-assistant';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { startServicePeers, type ServicePeers } from './service-peers';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ROOT } = require('../../scripts/node-red-home.cjs');
@@ -15,8 +16,7 @@ const TODO_SERVER = join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js')
 
 describe('examples: multiple-servers.json', function () {
   this.timeout(180_000);
-  let ha: HomeAssistantStandIn;
-  let gemini: FakeGemini;
+  let peers: ServicePeers;
   let nr: NodeRedProcess;
   let dataDir: string;
   const flow = readExample('multiple-servers');
@@ -27,14 +27,10 @@ describe('examples: multiple-servers.json', function () {
       this.skip();
     }
     dataDir = mkdtempSync(join(tmpdir(), 'multi-example-'));
-    ha = await startHomeAssistant();
-    gemini = await startFakeGemini();
+    peers = await startServicePeers();
     nr = await startNodeRed({
       env: {
-        HA_URL: new URL(ha.url).origin,
-        HA_TOKEN: ha.token,
-        GEMINI_API_KEY: gemini.apiKey,
-        GEMINI_BASE_URL: gemini.url,
+        ...peers.env,
         TODO_DATA_DIR: dataDir,
         DATABASE_URL: '',
         TODO_SERVER,
@@ -44,8 +40,7 @@ describe('examples: multiple-servers.json', function () {
   });
   after(async () => {
     await nr?.stop();
-    await gemini?.close();
-    await ha?.close();
+    await peers?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -64,7 +59,7 @@ describe('examples: multiple-servers.json', function () {
   });
 
   it('one agent calls a tool of each server in one step, names prefixed per server', async () => {
-    gemini.script(
+    peers.gemini.script(
       reply.calls([
         { name: 'everything_echo', args: { message: 'hello' } },
         { name: 'todo_create_todo', args: { title: 'call mum' } },
@@ -89,12 +84,12 @@ describe('examples: multiple-servers.json', function () {
     assert.equal(calls[1].result.success, true);
     assert.equal(calls[2].result.response_type, 'action_done');
     // The model was offered every tool of every server, each under its server's prefix.
-    const declared: string[] = gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
+    const declared: string[] = peers.gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
     assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
     assert.equal(declared.filter((n) => n.startsWith('todo_')).length, 4);
     assert.ok(declared.includes('everything_echo'));
     assert.ok(declared.every((n) => /^(everything|todo|ha)_/.test(n)), declared.join(', '));
-    assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
+    assert.ok(peers.ha.requests.some((r) => r.rpcMethod === 'tools/call'));
     assert.deepEqual(nr.debug.errors(), []);
   });
 });

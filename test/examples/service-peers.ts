@@ -1,0 +1,47 @@
+// The outside services the example flows reach, as test peers: the Home Assistant stand-in and the
+// fake Gemini together with the environment the flows read to find them (`${HA_URL}`, `${HA_TOKEN}`,
+// `${GEMINI_API_KEY}`, `${GEMINI_BASE_URL}`), and a simulated xiaozhi device dialling in to Node-RED.
+import { startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import type { NodeRedProcess } from './node-red-process';
+
+export const OTTO_ID = 'd8:3b:da:4e:21:7c';
+
+export interface ServicePeers {
+  ha: HomeAssistantStandIn;
+  gemini: FakeGemini;
+  /** What to give the Node-RED process so the examples' `${…}` settings point at these peers. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startServicePeers(): Promise<ServicePeers> {
+  const ha = await startHomeAssistant();
+  const gemini = await startFakeGemini();
+  return {
+    ha,
+    gemini,
+    env: { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token, GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url },
+    async close() {
+      await gemini.close();
+      await ha.close();
+    },
+  };
+}
+
+/**
+ * The otto-robot simulator connecting over WebSocket at `path` of Node-RED's own server. The
+ * listener is attached once the flow has started, so the first connection is retried briefly.
+ */
+export async function dialInDevice(nr: NodeRedProcess, path: string): Promise<XiaozhiWsDevice> {
+  const url = `${nr.url.replace('http', 'ws')}${path}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await XiaozhiWsDevice.connect({ url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    } catch (err) {
+      if (attempt > 20) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
