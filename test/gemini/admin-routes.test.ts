@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { API_KEY, helper, loadAgent, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
+import { API_KEY, helper, loadAgent, type FakeGemini, type ServerDef, haServer, useAgentPeers } from './harness';
 
 describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/tools', function () {
   this.timeout(30000);
@@ -17,7 +17,7 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
   const peers = useAgentPeers();
   beforeEach(async () => {
     ({ fake, ha } = peers); // the names the tests below use
-    server = { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
+    server = haServer(ha);
     // The deployed flow: node "agent" with a stored key, and the HA server deployed.
     await loadAgent({ fake, servers: [server] });
   });

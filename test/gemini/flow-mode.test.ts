@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
 import { startHomeAssistant } from '../peers/home-assistant';
-import { ALL_NODES, agentFlow, collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
+import { ALL_NODES, agentFlow, collectSide, haServer, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
 const mcpCallToolNode = require('../../nodes/mcp-call-tool');
 
@@ -120,7 +120,7 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
       const { flow, credentials } = agentFlow({
         fake,
         agent: { toolMode: 'flow' },
-        servers: [{ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token, prefix: 'ha_' }],
+        servers: [{ ...haServer(ha), prefix: 'ha_' }],
         output2: ['caller', 'side'],
         extra: [{ id: 'caller', type: 'mcp-call-tool', server: 'ha', tool: '', toolErrors: 'output', wires: [['agent'], []] }],
       });

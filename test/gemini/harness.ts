@@ -127,6 +127,11 @@ export function startFakeGemini(options: Parameters<typeof startFake>[0] = {}): 
 }
 export type { FakeGemini };
 
+/** The mcp-server entry for the Home Assistant stand-in, with its token. */
+export function haServer(ha: HomeAssistantStandIn): ServerDef {
+  return { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
+}
+
 export interface AgentPeers {
   fake: FakeGemini;
   /** Absent when the spec asked for no Home Assistant stand-in. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { everythingStdio } from '../peers/everything';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { allLogs, errorText, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
+import { allLogs, errorText, haServer, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 import { freePort } from '../peers/free-port';
 
 const dottedServer: ServerDef = {
@@ -25,11 +25,10 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
   const peers = useAgentPeers();
   beforeEach(() => ({ fake, ha } = peers)); // the names the tests below use
 
-  const haServer = (): ServerDef => ({ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token });
   const everything: ServerDef = { id: 'ev', name: 'everything', transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args };
 
   it('offers the tools of Home Assistant and server-everything together, prefixed per server, and routes calls back', async () => {
-    await loadAgent({ fake, servers: [haServer(), everything] });
+    await loadAgent({ fake, servers: [haServer(ha), everything] });
     fake.script(
       reply.calls([
         { name: 'home_assistant_HassTurnOn', args: { name: 'Porch Light' } },
@@ -58,7 +57,7 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
   it('runs with the reachable servers when one is down: a warning, and msg.gemini.unavailable names it', async () => {
     const port = await freePort(); // nothing listens there
     const down: ServerDef = { id: 'down', name: 'Garage', transport: 'http', url: `http://127.0.0.1:${port}/mcp` };
-    await loadAgent({ fake, servers: [haServer(), down] });
+    await loadAgent({ fake, servers: [haServer(ha), down] });
     fake.script(reply.call('home_assistant_HassTurnOn', { name: 'Porch Light' }), reply.text('Porch on.'));
     const { answer, caught } = await run({ payload: 'porch light on' });
     assert.equal(caught, undefined, caught && caught.error?.message);
@@ -83,7 +82,7 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
     await loadAgent({
       fake,
       servers: [
-        { ...haServer(), prefix: 'ha_', include: 'HassTurn*' },
+        { ...haServer(ha), prefix: 'ha_', include: 'HassTurn*' },
         { ...everything, prefix: 'ev_', include: 'echo\nget-sum', exclude: 'get-sum' },
       ],
     });
@@ -107,7 +106,7 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
   });
 
   it('adds msg.tools from mcp-list-tools to the configured servers, mapped through msg.mcp.names', async () => {
-    await loadAgent({ fake, servers: [haServer()] });
+    await loadAgent({ fake, servers: [haServer(ha)] });
     fake.script(reply.call('otto_volume', { volume: 120 }), reply.text('Too loud, I set nothing.'));
     const { answer } = await run({
       payload: 'volume to 120',

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
+import { haServer, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 
 describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', function () {
   let fake: FakeGemini;
@@ -14,7 +14,7 @@ describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', fun
   const peers = useAgentPeers();
   beforeEach(async () => {
     ({ fake, ha } = peers); // the names the tests below use
-    server = { id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token };
+    server = haServer(ha);
   });
 
   const toolCalls = () => ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params);
