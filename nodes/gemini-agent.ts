@@ -4,6 +4,7 @@
 import type { Content, GoogleGenAI } from '@google/genai';
 import { McpNodeError } from '../src/errors';
 import { expandEnv } from '../src/env-expand';
+import { nodeEnvLookup } from './lib/node-env';
 import { runAgent } from '../src/gemini/agent-loop';
 import { mcpExecutor } from '../src/gemini/auto-executor';
 import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../src/gemini/client';
@@ -38,9 +39,10 @@ export = function register(RED: RED) {
   function GeminiAgentNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const model = expandEnv(String(def.model || '')).trim() || DEFAULT_MODEL;
-    const baseUrl = expandEnv(String(def.baseUrl || '')).trim() || undefined;
-    const apiVersion = expandEnv(String(def.apiVersion || '')).trim() || DEFAULT_API_VERSION;
+    const env = nodeEnvLookup(RED, node);
+    const model = expandEnv(String(def.model || ''), env).trim() || DEFAULT_MODEL;
+    const baseUrl = expandEnv(String(def.baseUrl || ''), env).trim() || undefined;
+    const apiVersion = expandEnv(String(def.apiVersion || ''), env).trim() || DEFAULT_API_VERSION;
     const toolMode = def.toolMode === 'flow' ? 'flow' : 'auto';
     const maxSteps = Math.max(1, Math.floor(numberSetting(def.maxSteps, 10)!));
     const functionCalling = MODES.includes(String(def.functionCalling).toUpperCase() as FunctionCallingMode)
@@ -85,7 +87,7 @@ export = function register(RED: RED) {
       if (missing.length) throw new McpNodeError(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), t('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
       const prompt = promptContents(msg.payload);
       if (!prompt) throw new McpNodeError(t('gemini-agent.errors.bad-payload'), t('gemini-agent.status.bad-payload'), 'GEMINI_BAD_PAYLOAD');
-      const apiKey = resolveApiKey(node.credentials?.apiKey);
+      const apiKey = resolveApiKey(node.credentials?.apiKey, env);
       const session = sessionKey(msg.sessionId, msg.topic);
       const history = memory === 'context' ? await loadHistory(node, session) : [];
       const systemInstruction = await resolveSystemInstruction(msg);

@@ -8,6 +8,7 @@ import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
+import { nodeEnvLookup, withStdioPaths } from './lib/node-env';
 import { statusFor } from './lib/server-status';
 import type { McpServerConfigNode } from './lib/server-config';
 
@@ -19,7 +20,7 @@ export = function (RED: RED) {
     const users = new Set<Node>();
     let provider: ToolProvider;
     try {
-      const settings = normalizeSettings({ ...def, id: def.id }, node.credentials?.token);
+      const settings = withStdioPaths(RED, normalizeSettings({ ...def, id: def.id }, node.credentials?.token, nodeEnvLookup(RED, node)));
       provider = createProvider(settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {

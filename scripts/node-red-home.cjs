@@ -56,17 +56,12 @@ function linkPackage(link) {
 }
 
 /**
- * Environment defaults the example flows read through `${VAR:-default}`: absolute paths to the
- * MCP servers they start over stdio, so a flow works whatever Node-RED's working directory is.
- * Values already in `env` win.
+ * Environment for the started Node-RED. The example flows name their stdio servers with `module:`
+ * specifiers resolved by the nodes themselves, so nothing here is needed to find them; values
+ * already in `env` win.
  */
 function exampleEnv(env = process.env) {
-  const defaults = {
-    MCP_EVERYTHING: require.resolve('@modelcontextprotocol/server-everything/dist/index.js', { paths: [ROOT] }),
-    TODO_SERVER: path.join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js'),
-  };
   const out = {};
-  for (const [k, v] of Object.entries(defaults)) out[k] = env[k] || v;
   // The examples start servers with the command `node`; make it the node that runs Node-RED.
   out.PATH = [path.dirname(process.execPath), env.PATH || ''].filter(Boolean).join(path.delimiter);
   return out;

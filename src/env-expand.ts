@@ -1,22 +1,33 @@
-// `${VAR}` and `${VAR:-default}` in string settings, read from the Node-RED process environment,
-// so one exported flow works on every machine (HA_URL, HA_TOKEN …) without editing it.
+// `${VAR}` and `${VAR:-default}` in string settings. The lookup is injected: node adapters pass
+// Node-RED's own (node, group, tab, global `env`, then the process environment), because the Home
+// Assistant add-on has no way to set process variables and users set them on a tab instead.
 const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-export function expandEnv(value: string, env: NodeJS.ProcessEnv = process.env): string {
+/** Returns a variable's value, or undefined when it is not set anywhere. */
+export type EnvLookup = (name: string) => string | undefined;
+
+export const processEnvLookup: EnvLookup = (name) => process.env[name];
+
+/** A lookup over a plain record (tests, or a child's environment). */
+export function recordLookup(env: Record<string, string | undefined>): EnvLookup {
+  return (name) => env[name];
+}
+
+export function expandEnv(value: string, lookup: EnvLookup = processEnvLookup): string {
   return value.replace(PATTERN, (_m, name: string, fallback: string | undefined) => {
-    const v = env[name];
-    if (v !== undefined && v !== '') return v;
+    const v = lookup(name);
+    if (v !== undefined && v !== null && String(v) !== '') return String(v);
     return fallback ?? '';
   });
 }
 
 /** Expands every string inside arrays and plain objects (args, headers, env). */
-export function expandEnvDeep<T>(value: T, env: NodeJS.ProcessEnv = process.env): T {
-  if (typeof value === 'string') return expandEnv(value, env) as T;
-  if (Array.isArray(value)) return value.map((v) => expandEnvDeep(v, env)) as T;
+export function expandEnvDeep<T>(value: T, lookup: EnvLookup = processEnvLookup): T {
+  if (typeof value === 'string') return expandEnv(value, lookup) as T;
+  if (Array.isArray(value)) return value.map((v) => expandEnvDeep(v, lookup)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = expandEnvDeep(v, env);
+    for (const [k, v] of Object.entries(value)) out[k] = expandEnvDeep(v, lookup);
     return out as T;
   }
   return value;

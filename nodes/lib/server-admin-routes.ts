@@ -9,6 +9,7 @@
 import { errorMessage } from '../../src/errors';
 import { McpSession } from '../../src/mcp/session';
 import { normalizeSettings } from '../../src/mcp/settings';
+import { withStdioPaths } from './node-env';
 import type { Tool } from '../../src/mcp/tool-provider';
 import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from './red-types';
@@ -41,7 +42,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     const token = tokenFor(RED, body);
     let session: McpSession | undefined;
     try {
-      const settings = normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token);
+      const settings = withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token));
       if (settings.transport === 'esp32') {
         return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-mcp-in node; deploy it and see its device list' });
       }
@@ -67,7 +68,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     const body = req.body ?? {};
     let session: McpSession | undefined;
     try {
-      const settings = normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body));
+      const settings = withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body)));
       if (settings.transport === 'esp32') {
         return res.status(404).json({ error: 'ESP32 devices connect to an esp32-mcp-in node: deploy it first' });
       }

@@ -1,6 +1,7 @@
 // One place that builds the @google/genai client. The API version is always sent explicitly: the
 // SDK's default moved from v1beta (1.x/2.x) to v1 (3.x), and v1 has refused fields we send.
 import { GoogleGenAI } from '@google/genai';
+import { processEnvLookup, type EnvLookup } from '../env-expand';
 import { McpNodeError } from '../errors';
 
 export const DEFAULT_MODEL = 'gemini-flash-latest';
@@ -14,10 +15,10 @@ export interface GeminiClientOptions {
 }
 
 /** The configured key, else GEMINI_API_KEY / GOOGLE_API_KEY from the environment (GOOGLE wins, as in the SDK). */
-export function resolveApiKey(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const key = (configured ?? '').trim() || env.GOOGLE_API_KEY || env.GEMINI_API_KEY || '';
+export function resolveApiKey(configured: string | undefined, env: EnvLookup = processEnvLookup): string {
+  const key = (configured ?? '').trim() || env('GOOGLE_API_KEY') || env('GEMINI_API_KEY') || '';
   if (!key) {
-    throw new McpNodeError('No Gemini API key: set it in the node, or GEMINI_API_KEY in the environment of Node-RED', 'no API key', 'GEMINI_NO_KEY');
+    throw new McpNodeError('No Gemini API key: set it in the node, or GEMINI_API_KEY as an environment variable of the tab, of Node-RED\'s global settings or of its process', 'no API key', 'GEMINI_NO_KEY');
   }
   return key;
 }

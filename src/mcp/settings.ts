@@ -1,6 +1,6 @@
 // The mcp-server settings as the engine sees them: flow JSON normalised (defaults applied, numbers
 // parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
-import { expandEnv, expandEnvDeep } from '../env-expand';
+import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../env-expand';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
 
@@ -44,7 +44,7 @@ export interface RawServerConfig {
 }
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
-export function normalizeSettings(raw: RawServerConfig, token?: string, env: NodeJS.ProcessEnv = process.env): McpServerSettings {
+export function normalizeSettings(raw: RawServerConfig, token?: string, env: EnvLookup = processEnvLookup): McpServerSettings {
   const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
   const transport = (str(raw.transport) || 'http') as TransportKind;
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);

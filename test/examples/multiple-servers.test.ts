@@ -12,7 +12,7 @@ import { startServicePeers, type ServicePeers } from './service-peers';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ROOT } = require('../../scripts/node-red-home.cjs');
-const TODO_SERVER = join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js');
+const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
 
 describe('examples: multiple-servers.json', function () {
   this.timeout(180_000);
@@ -51,8 +51,8 @@ describe('examples: multiple-servers.json', function () {
   it('lists the tools of all three servers (stdio and HTTP) in one object', async () => {
     await nr.inject('ms-inject-list');
     const joined = await nr.debug.next('ms-debug-tools', undefined, 60_000);
-    assert.deepEqual(Object.keys(joined.value).sort(), ['everything', 'home-assistant', 'todo']);
-    assert.ok(joined.value.everything.includes('echo'));
+    assert.deepEqual(Object.keys(joined.value).sort(), ['demo', 'home-assistant', 'todo']);
+    assert.ok(joined.value.demo.includes('echo'));
     assert.deepEqual([...joined.value.todo].sort(), ['create_todo', 'delete_todo', 'list_todos', 'update_todo']);
     assert.deepEqual(joined.value['home-assistant'], haTools.map((t) => t.name));
     assert.deepEqual(nr.debug.errors(), []);
@@ -61,7 +61,7 @@ describe('examples: multiple-servers.json', function () {
   it('one agent calls a tool of each server in one step, names prefixed per server', async () => {
     peers.gemini.script(
       reply.calls([
-        { name: 'everything_echo', args: { message: 'hello' } },
+        { name: 'demo_echo', args: { message: 'hello' } },
         { name: 'todo_create_todo', args: { title: 'call mum' } },
         { name: 'ha_HassTurnOn', args: { name: 'Kitchen Light', domain: ['light'] } },
       ]),
@@ -75,7 +75,7 @@ describe('examples: multiple-servers.json', function () {
     assert.deepEqual(
       calls.map((c: any) => [c.name, c.tool, c.isError]),
       [
-        ['everything_echo', 'echo', false],
+        ['demo_echo', 'echo', false],
         ['todo_create_todo', 'create_todo', false],
         ['ha_HassTurnOn', 'HassTurnOn', false],
       ],
@@ -87,8 +87,8 @@ describe('examples: multiple-servers.json', function () {
     const declared: string[] = peers.gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
     assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
     assert.equal(declared.filter((n) => n.startsWith('todo_')).length, 4);
-    assert.ok(declared.includes('everything_echo'));
-    assert.ok(declared.every((n) => /^(everything|todo|ha)_/.test(n)), declared.join(', '));
+    assert.ok(declared.includes('demo_echo'));
+    assert.ok(declared.every((n) => /^(demo|todo|ha)_/.test(n)), declared.join(', '));
     assert.ok(peers.ha.requests.some((r) => r.rpcMethod === 'tools/call'));
     assert.deepEqual(nr.debug.errors(), []);
   });

@@ -11,7 +11,7 @@ import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } fro
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ROOT } = require('../../scripts/node-red-home.cjs');
-const TODO_SERVER = join(ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js');
+const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
 
 /** The functionResponse.response objects of the latest user turn of a request. */
 function lastResponses(request: RecordedRequest): any[] {

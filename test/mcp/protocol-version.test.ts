@@ -2,7 +2,7 @@
 // revision is the one the session speaks, against a server that serves both eras on one URL.
 import assert from 'node:assert/strict';
 import { startDualEraServer } from '../peers/dual-era-server';
-import type { HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import type { HttpEndpoint } from '../../servers/todo/http-transport';
 import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
 
 describe('protocol version negotiation', function () {

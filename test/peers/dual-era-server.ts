@@ -2,7 +2,7 @@
 // 2026-07-28 with server/discover): the server SDK's createMcpHandler behind the todo example's
 // node:http endpoint, serving three fixed tools.
 import { Server, type Tool } from '@modelcontextprotocol/server';
-import { serveHttp, type HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import { serveHttp, type HttpEndpoint } from '../../servers/todo/http-transport';
 
 const object = { type: 'object' as const, properties: { text: { type: 'string' } } };
 export const DUAL_ERA_TOOLS: Tool[] = ['alpha', 'beta', 'gamma'].map((name) => ({ name, description: `Echoes as ${name}.`, inputSchema: object }));

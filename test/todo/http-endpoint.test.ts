@@ -73,7 +73,7 @@ describe('todo server: Streamable HTTP endpoint', function () {
 describe('todo server: compiled entry point (dist/)', function () {
   this.timeout(180000);
 
-  it('starts from dist/examples/servers/todo/main.js and lists the four tools', async function () {
+  it('starts from dist/servers/todo/main.js and lists the four tools', async function () {
     if (!existsSync(TODO_MAIN_DIST)) {
       console.log(`      skipped: ${TODO_MAIN_DIST} does not exist (npm test builds it; run npm run build)`);
       this.skip();

@@ -6,8 +6,8 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult, type Client
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
-export const TODO_MAIN_TS = join(REPO_ROOT, 'examples', 'servers', 'todo', 'main.ts');
-export const TODO_MAIN_DIST = join(REPO_ROOT, 'dist', 'examples', 'servers', 'todo', 'main.js');
+export const TODO_MAIN_TS = join(REPO_ROOT, 'servers', 'todo', 'main.ts');
+export const TODO_MAIN_DIST = join(REPO_ROOT, 'dist', 'servers', 'todo', 'main.js');
 
 export type TransportKind = 'stdio' | 'http';
 

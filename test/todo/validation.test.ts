@@ -2,7 +2,7 @@
 // them over the wire; this covers the calendar edge cases without a server).
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isIsoDate, isIsoDateTime, parseIsoDateTime, schemaViolations } from '../../examples/servers/todo/validation';
+import { isIsoDate, isIsoDateTime, parseIsoDateTime, schemaViolations } from '../../servers/todo/validation';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -1,0 +1,27 @@
+// Node-RED's own environment lookup for `${VAR}` in settings: the node, its group, its tab, the
+// global `env` (User Settings > Environment) and then the process environment, as core nodes resolve
+// `env` typed inputs. Config nodes scoped to a tab see that tab's variables.
+import type { EnvLookup } from '../../src/env-expand';
+import { packageRoot, resolveStdioCommand } from '../../src/mcp/module-specifier';
+import type { McpServerSettings } from '../../src/mcp/settings';
+import type { Node, RED } from './red-types';
+
+export function nodeEnvLookup(RED: RED, node: Node): EnvLookup {
+  return (name) => {
+    const value = (RED.util as unknown as { getSetting(n: Node, k: string): unknown }).getSetting(node, name);
+    return value === undefined || value === null ? undefined : String(value);
+  };
+}
+
+/**
+ * Stdio settings made independent of the working directory: `module:` specifiers resolved from the
+ * user dir and this package, and NODE_RED_USER_DIR handed to the child so servers can keep their
+ * data where the add-on persists it (/config).
+ */
+export function withStdioPaths(RED: RED, settings: McpServerSettings): McpServerSettings {
+  if (settings.transport !== 'stdio') return settings;
+  const userDir = (RED.settings as { userDir?: string }).userDir;
+  const searchPaths = [userDir, packageRoot()].filter((p): p is string => !!p);
+  const resolved = resolveStdioCommand(settings, searchPaths);
+  return userDir ? { ...resolved, env: { NODE_RED_USER_DIR: userDir, ...resolved.env } } : resolved;
+}
