@@ -1,0 +1,144 @@
+// test/install: the package as a user gets it. `npm pack`, `npm install --omit=dev <tgz>` into a
+// fresh user dir, the real red.js started from `/` with no GEMINI_API_KEY or HA_* in its
+// environment, every example deployed through the admin API, results read from the debug feed.
+// Runs once per runtime: Node 20 + Node-RED 4.1 and Node 24 + Node-RED 5 (the Home Assistant add-on).
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant/server';
+import { diskSize, installFresh, packContents, packOnce, removeDir, ROOT, runtimes, startInstalled, type InstalledNodeRed } from './installed-node-red';
+
+const PACKAGE = 'node-red-contrib-mcp-gemini';
+const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in'];
+
+type FlowNode = Record<string, any> & { id: string; type: string };
+
+function example(name: string): FlowNode[] {
+  return JSON.parse(readFileSync(join(ROOT, 'examples', `${name}.json`), 'utf8'));
+}
+
+/** Sets variables on an example's tab, as a user does in the tab's Environment Variables. */
+function withTabEnv(flow: FlowNode[], env: Record<string, string>): FlowNode[] {
+  return flow.map((n) => (n.type === 'tab' ? { ...n, env: Object.entries(env).map(([name, value]) => ({ name, value, type: 'str' })) } : n));
+}
+
+function errorText(m: { value: any; raw: any }): string {
+  return JSON.stringify(m.value) + JSON.stringify(m.raw?.msg ?? '');
+}
+
+describe('install: the packed tarball', function () {
+  this.timeout(120_000);
+
+  it('holds no test, no .ts, no source map, only flows under examples/, icons once, and no main that does not resolve', () => {
+    const { files, size, unpackedSize } = packContents();
+    console.log(`    tarball: ${(size / 1024).toFixed(1)} kB, ${files.length} files, ${(unpackedSize / 1024).toFixed(1)} kB unpacked`);
+    assert.deepEqual(files.filter((f) => /(^|\/)test\//.test(f)), [], 'no tests');
+    assert.deepEqual(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
+    assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'no source maps');
+    assert.deepEqual(files.filter((f) => f.startsWith('examples/') && !/^examples\/[^/]+\.json$/.test(f)), [], 'examples/ holds flows only');
+    const icons = files.filter((f) => f.endsWith('.svg')).map((f) => f.split('/').pop());
+    assert.deepEqual(icons.filter((n, i) => icons.indexOf(n) !== i), [], 'each icon once');
+    assert.ok(files.includes('LICENSE'), 'LICENSE shipped');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), pkg.license === 'Apache-2.0' ? /Apache License\s+Version 2\.0/ : /./);
+    if (pkg.main !== undefined) assert.ok(files.includes(pkg.main.replace(/^\.\//, '')), `main ${pkg.main} is in the tarball`);
+    for (const file of Object.values(pkg['node-red'].nodes) as string[]) assert.ok(files.includes(file), `${file} is in the tarball`);
+  });
+});
+
+for (const runtime of runtimes()) {
+  describe(`install: ${runtime.name}, from the palette, Node-RED started in /`, function () {
+    this.timeout(300_000);
+    let userDir: string | undefined;
+    let nr: InstalledNodeRed | undefined;
+    let ha: HomeAssistantStandIn;
+    let gemini: FakeGemini;
+
+    before(async function () {
+      if (runtime.missing) {
+        console.log(`    skipped: ${runtime.missing}`);
+        this.skip();
+      }
+      const started = Date.now();
+      userDir = installFresh(packOnce());
+      console.log(`    installed with --omit=dev in ${((Date.now() - started) / 1000).toFixed(1)} s: node_modules ${(diskSize(join(userDir, 'node_modules')) / 1048576).toFixed(1)} MB`);
+      ha = await startHomeAssistant();
+      gemini = await startFakeGemini();
+      nr = await startInstalled(runtime, userDir);
+    });
+    after(async () => {
+      await nr?.stop();
+      await gemini?.close();
+      await ha?.close();
+      removeDir(userDir);
+    });
+
+    it('loads every node set of the installed package without errors', async () => {
+      const res = await nr!.request('GET', '/nodes', undefined, { accept: 'application/json' });
+      const ours = (res.body as any[]).filter((s) => s.module === PACKAGE);
+      assert.ok(ours.length >= OUR_TYPES.length, JSON.stringify(res.body).slice(0, 500));
+      for (const set of ours) assert.equal(set.err, undefined, `${set.id}: ${set.err}`);
+      const types = ours.flatMap((s) => s.types);
+      for (const t of OUR_TYPES) assert.ok(types.includes(t), `${t} registered: ${types}`);
+      const version = await nr!.request('GET', '/settings');
+      console.log(`    Node-RED ${version.body.version}`);
+    });
+
+    it('deploys every example; getting-started shows its tool list and echo result offline', async () => {
+      const names = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+      const flows = names.flatMap((name) => {
+        if (name === 'home-assistant') return withTabEnv(example(name), { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token });
+        if (name === 'todo-assistant') return withTabEnv(example(name), { GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url });
+        return example(name);
+      });
+      await nr!.deploy(flows);
+      const tools = await nr!.debug.next('gs-debug-tools', undefined, 60_000);
+      const listed = (tools.value as any[]).map((t) => t.name);
+      assert.ok(listed.includes('echo') && listed.includes('get-sum'), `tools: ${listed}`);
+      const echo = await nr!.debug.next('gs-debug-echo');
+      assert.match(JSON.stringify(echo.value), /Hello from Node-RED/);
+      const missingTypes = nr!.log.filter((l) => /missing (node )?types|Waiting for missing/i.test(l));
+      assert.deepEqual(missingTypes, []);
+    });
+
+    it('an mcp-server uses HA_URL and HA_TOKEN set on its tab', async () => {
+      await nr!.inject('ha-inject-list');
+      const listed = await nr!.debug.next('ha-debug-mcp');
+      assert.equal((listed.value as any[]).length, 19, 'the Home Assistant stand-in serves 19 tools');
+      assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/list' && r.status === 200), 'the request reached the stand-in');
+    });
+
+    it('the todo assistant creates and lists a todo; its data lives under the user dir', async () => {
+      let created = '';
+      gemini.script(
+        reply.call('create_todo', { title: 'water the plants', priority: 'high' }),
+        (req) => {
+          const contents = req.body.contents as any[];
+          created = contents[contents.length - 1].parts[0].functionResponse.response.output.todo_id;
+          return reply.call('list_todos', { status: 'all' });
+        },
+        (req) => {
+          const contents = req.body.contents as any[];
+          const listed = contents[contents.length - 1].parts[0].functionResponse.response.output;
+          assert.ok(listed.todos.some((t: any) => t.todo_id === created), JSON.stringify(listed));
+          return reply.text('You have one todo: water the plants.');
+        },
+      );
+      await nr!.inject('ta-inject-add');
+      const answer = await nr!.debug.next('ta-debug-answer', undefined, 120_000);
+      assert.equal(answer.value, 'You have one todo: water the plants.');
+      assert.ok(created, 'create_todo returned an id');
+      assert.ok(existsSync(join(userDir!, 'mcp-gemini', 'todo')), 'PGlite data under <userDir>/mcp-gemini/todo');
+    });
+
+    it('examples that need an absent service fail with an error naming what is missing', async () => {
+      await nr!.inject('hag-inject');
+      const agent = await nr!.debug.next('hag-errors', undefined, 60_000);
+      assert.match(errorText(agent), /Gemini API key|homeassistant\.local/, errorText(agent));
+      await nr!.inject('ms-inject-list');
+      const ha = await nr!.debug.next('ms-debug-errors', (m) => /homeassistant\.local/.test(errorText(m)), 60_000);
+      assert.match(errorText(ha), /homeassistant\.local:8123/);
+    });
+  });
+}

@@ -1,0 +1,187 @@
+// What a user does: `npm pack`, the tarball installed with `--omit=dev` into a fresh Node-RED user
+// dir (as the palette manager does), and the real red.js started from a working directory that is
+// neither the user dir nor this repository. Two runtimes: the floor (Node 20 + Node-RED 4.1, the
+// devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, from test/install/setup.sh).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DebugFeed } from '../examples/node-red-process';
+import { freePort } from '../peers/free-port';
+
+export const ROOT = join(__dirname, '..', '..');
+const NR5 = join(ROOT, '.tools', 'nr5', 'node_modules');
+
+export interface Runtime {
+  name: string;
+  node: string;
+  redJs: string;
+  /** Why it cannot run here, if it cannot. */
+  missing?: string;
+}
+
+export function runtimes(): Runtime[] {
+  const nr5: Runtime = { name: 'Node 24 + Node-RED 5', node: join(NR5, '.bin', 'node'), redJs: join(NR5, 'node-red', 'red.js') };
+  if (!existsSync(nr5.redJs) || !existsSync(nr5.node)) nr5.missing = 'Node 24 + Node-RED 5 are not installed: run `sh test/install/setup.sh`';
+  return [{ name: 'Node 20 + Node-RED 4.1', node: process.execPath, redJs: require.resolve('node-red/red.js') }, nr5];
+}
+
+let tarball: string | undefined;
+
+/** `npm pack` of the built package (dist/ must be current: `npm test` builds first). */
+export function packOnce(): string {
+  if (tarball && existsSync(tarball)) return tarball;
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-gemini-pack-'));
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+  const info = packJson(out);
+  tarball = join(dir, info.filename);
+  return tarball;
+}
+
+/** The files `npm pack` puts into the tarball, with the tarball's size. */
+export function packContents(): { files: string[]; size: number; unpackedSize: number } {
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' });
+  const info = packJson(out);
+  return { files: info.files.map((f: { path: string }) => f.path), size: info.size, unpackedSize: info.unpackedSize };
+}
+
+// npm 11 still runs `prepare` (our build) under --ignore-scripts and prints its output first.
+function packJson(out: string): any {
+  return JSON.parse(out.slice(out.indexOf('[')))[0];
+}
+
+/** A fresh user dir with the tarball installed as the palette manager installs it. */
+export function installFresh(tgz: string): string {
+  const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-userdir-'));
+  writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', description: 'A Node-RED Project', version: '0.0.1', private: true }));
+  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tgz], { cwd: userDir, stdio: 'pipe' });
+  writeFileSync(
+    join(userDir, 'settings.js'),
+    `module.exports = { uiHost: '127.0.0.1', credentialSecret: 'install-test', flowFile: 'flows.json', debugMaxLength: 20000,
+  externalModules: { autoInstall: false }, telemetry: { enabled: false }, editorTheme: { tours: false } };\n`,
+  );
+  return userDir;
+}
+
+/** Bytes under `dir` (what `du` would count, without following links). */
+export function diskSize(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) total += diskSize(p);
+    else if (entry.isFile()) total += statSync(p).size;
+  }
+  return total;
+}
+
+export interface InstalledNodeRed {
+  url: string;
+  userDir: string;
+  log: string[];
+  debug: DebugFeed;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
+  deploy(flow: unknown[]): Promise<void>;
+  inject(id: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** red.js of `runtime` on `userDir`, started from `/` with a bare environment (no GEMINI_API_KEY, no HA_*). */
+export async function startInstalled(runtime: Runtime, userDir: string): Promise<InstalledNodeRed> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { PATH: `${dirname(runtime.node)}:/usr/local/bin:/usr/bin:/bin`, HOME: userDir, LANG: 'C.UTF-8' };
+  const child = spawn(runtime.node, [runtime.redJs, '--userDir', userDir, '--port', String(port)], { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const log: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.push(line);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const request: InstalledNodeRed['request'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text };
+  };
+  await waitUntilReady(child, request, log).catch(async (err) => {
+    await kill(child);
+    throw err;
+  });
+  const debug = await DebugFeed.connect(`ws://127.0.0.1:${port}/comms`);
+  return {
+    url,
+    userDir,
+    log,
+    debug,
+    request,
+    async deploy(flow) {
+      const res = await request('POST', '/flows', flow, { 'Node-RED-Deployment-Type': 'full' });
+      if (res.status !== 204 && res.status !== 200) throw new Error(`deploy failed: HTTP ${res.status} ${res.text}`);
+    },
+    async inject(id) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const res = await request('POST', `/inject/${id}`);
+        if (res.status === 200) return;
+        if (res.status !== 404 || Date.now() > deadline) throw new Error(`inject ${id} failed: HTTP ${res.status} ${res.text}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stop() {
+      debug.close();
+      await kill(child);
+    },
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, request: InstalledNodeRed['request'], log: string[]): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Node-RED exited with ${child.exitCode}:\n${log.join('\n')}`);
+    try {
+      const res = await request('GET', '/settings');
+      if (res.status === 200 && log.some((l) => l.includes('Started flows') || l.includes('Stopped flows'))) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Node-RED did not come up within 90 s:\n${log.join('\n')}`);
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    child.kill('SIGTERM');
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function removeDir(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+export function ensureDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
