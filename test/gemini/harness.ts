@@ -1,11 +1,9 @@
 // Shared setup for the gemini-agent specs: the real Node-RED runtime (node-red-node-test-helper)
 // with our node modules loaded from their .ts sources, core catch/function nodes, a fake Gemini
 // per test and real MCP peers. `run()` resolves with whatever reaches the answer output or a Catch.
-import helper from 'node-red-node-test-helper';
+import { fromRuntime, helper } from '../helpers/runtime';
 import { startFakeGemini as startFake, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-
-helper.init(require.resolve('node-red'));
 
 export { helper };
 
@@ -13,8 +11,8 @@ export const API_KEY = 'AIzaSy-test-key-DO-NOT-LEAK-7c1f9e';
 
 const geminiAgentNode = require('../../nodes/gemini-agent');
 const mcpServerNode = require('../../nodes/mcp-server');
-const catchNode = require('@node-red/nodes/core/common/25-catch.js');
-const functionNode = require('@node-red/nodes/core/function/10-function.js');
+const catchNode = require(fromRuntime('@node-red/nodes/core/common/25-catch.js'));
+const functionNode = require(fromRuntime('@node-red/nodes/core/function/10-function.js'));
 
 export const ALL_NODES = [mcpServerNode, geminiAgentNode, catchNode, functionNode];
 

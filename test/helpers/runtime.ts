@@ -2,15 +2,20 @@
 // our node modules loaded from their TypeScript sources, and small waiting utilities.
 import helper from 'node-red-node-test-helper';
 
-helper.init(require.resolve('node-red'));
+// NODE_RED_RUNTIME=<folder holding node_modules/node-red> runs the same specs on another Node-RED
+// (CI: Node-RED 5 from .tools/nr5 under Node 24, what the Home Assistant add-on ships).
+export const runtimeRoot = process.env.NODE_RED_RUNTIME;
+export const fromRuntime = (id: string) => (runtimeRoot ? require.resolve(id, { paths: [runtimeRoot] }) : require.resolve(id));
+helper.init(fromRuntime('node-red'));
+if (runtimeRoot) console.log(`  Node-RED ${require(fromRuntime('node-red/package.json')).version} from ${runtimeRoot}, Node ${process.version}`);
 
 export const mcpNodes = [
   require('../../nodes/mcp-server.ts'),
   require('../../nodes/mcp-list-tools.ts'),
   require('../../nodes/mcp-call-tool.ts'),
 ];
-export const catchNode = require('@node-red/nodes/core/common/25-catch.js');
-export const functionNode = require('@node-red/nodes/core/function/10-function.js');
+export const catchNode = require(fromRuntime('@node-red/nodes/core/common/25-catch.js'));
+export const functionNode = require(fromRuntime('@node-red/nodes/core/function/10-function.js'));
 
 export { helper };
 
