@@ -104,6 +104,10 @@ function repairInPlace(m: { result: unknown }, request: Pending, options: Lenien
   // Keep the era's envelope fields (resultType) the SDK's codec reads before validation.
   if (raw && typeof raw === 'object' && 'resultType' in raw) (result as Record<string, unknown>).resultType = raw.resultType;
   m.result = result;
-  if (request.capture) request.capture.raw = raw;
+  if (request.capture) {
+    // resultType is the 2026 era's envelope, which the SDK strips from every result too.
+    const { resultType: _envelope, ...answer } = raw ?? {};
+    request.capture.raw = raw && typeof raw === 'object' && !Array.isArray(raw) ? answer : raw;
+  }
   return warnings;
 }

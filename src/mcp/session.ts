@@ -124,17 +124,17 @@ export class McpSession implements ToolProvider {
 
   private callOnce(name: string, args: Record<string, unknown>, options: CallToolOptions, timeout: number): Promise<CallToolResult> {
     return this.withConnection(async (c) =>
-        (await c.client.callTool(
-          { name, arguments: args },
-          {
-            timeout,
-            resetTimeoutOnProgress: true,
-            // Progress keeps a call alive, but not forever.
-            maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-            signal: options.signal,
-            onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
-          },
-        )) as CallToolResult,
+      (await c.client.callTool(
+        { name, arguments: args },
+        {
+          timeout,
+          resetTimeoutOnProgress: true,
+          // Progress keeps a call alive, but not forever.
+          maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+          signal: options.signal,
+          onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
+        },
+      )) as CallToolResult,
     );
   }
 
