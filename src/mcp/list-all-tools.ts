@@ -1,35 +1,68 @@
-// Walks `tools/list` pages until `nextCursor` is absent or empty. We page ourselves (not the SDK's
-// auto-aggregate) to count pages for msg.mcp.pages and to turn a server that never converges into
-// an error instead of a hang: a repeated cursor, or more than MAX_PAGES pages.
-import type { Tool } from './sdk';
+// The one pager for tools/list (and prompts/list, resources/list), used by MCP client sessions and
+// by ESP32 devices alike. It follows `nextCursor` until the key is absent or empty, drops an entry
+// whose name an earlier page already used (with a warning), and turns a server that never converges
+// into an error naming which guard stopped it: a cursor seen before, or more than MAX_PAGES pages.
+// We page ourselves (not the SDK's auto-aggregate) to count pages for msg.mcp.pages.
 import { McpNodeError } from '../errors';
+import type { LenientPage, ListKind, ListWarning } from './lenient-list';
+import type { Tool } from './sdk';
 
 export const MAX_PAGES = 1000;
 
-export type PageFetcher = (cursor: string | undefined) => Promise<{ tools: Tool[]; nextCursor?: string }>;
+/** One page, already read leniently (readListLeniently). */
+export type PageFetcher<T = Record<string, unknown>> = (cursor: string | undefined) => Promise<LenientPage<T>>;
 
-export async function listAllTools(fetchPage: PageFetcher, where: string): Promise<{ tools: Tool[]; pages: number }> {
-  const tools: Tool[] = [];
-  const seen = new Set<string>();
+export interface ListedPages<T> {
+  items: T[];
+  pages: number;
+  warnings: ListWarning[];
+}
+
+export async function listAllPages<T extends object>(kind: ListKind, fetchPage: PageFetcher<T>, where: string): Promise<ListedPages<T>> {
+  const items: T[] = [];
+  const warnings: ListWarning[] = [];
+  const idKey = kind === 'resources' ? 'uri' : 'name';
+  const entryKey = kind === 'tools' ? 'tool' : kind === 'prompts' ? 'prompt' : 'resource';
+  const taken = new Set<string>();
+  const cursorPage = new Map<string, number>();
   let cursor: string | undefined;
   let pages = 0;
   for (;;) {
     const page = await fetchPage(cursor);
     pages++;
-    tools.push(...(page.tools ?? []));
+    warnings.push(...page.warnings);
+    for (const item of page.items) {
+      const id = String((item as Record<string, unknown>)[idKey]);
+      if (taken.has(id)) {
+        warnings.push({ [entryKey]: id, path: idKey, message: `page ${pages} lists "${id}" again; only the first is kept` });
+        continue;
+      }
+      taken.add(id);
+      items.push(item);
+    }
     const next = page.nextCursor;
-    if (next === undefined || next === null || next === '') return { tools, pages };
-    if (seen.has(next)) {
+    if (next === undefined || next === '') return { items, pages, warnings };
+    const earlier = cursorPage.get(next);
+    if (earlier !== undefined) {
       throw new McpNodeError(
-        `${where} returned the cursor ${JSON.stringify(next)} twice while listing tools (page ${pages}); the server's pagination loops`,
+        `${where} returned the cursor ${JSON.stringify(next)} on page ${pages} that it already returned on page ${earlier} while listing ${kind}; its pagination loops, ask its maintainer to fix nextCursor`,
         'pagination loop',
         'PAGINATION_LOOP',
       );
     }
     if (pages >= MAX_PAGES) {
-      throw new McpNodeError(`${where} sent more than ${MAX_PAGES} pages of tools; giving up`, 'too many pages', 'PAGINATION_LIMIT');
+      throw new McpNodeError(
+        `${where} still had more ${kind} after ${MAX_PAGES} pages (the limit; next cursor ${JSON.stringify(next)}); giving up, ask its maintainer to check nextCursor`,
+        'too many pages',
+        'PAGINATION_LIMIT',
+      );
     }
-    seen.add(next);
+    cursorPage.set(next, pages);
     cursor = next;
   }
+}
+
+export async function listAllTools(fetchPage: PageFetcher<Tool>, where: string): Promise<{ tools: Tool[]; pages: number; warnings: ListWarning[] }> {
+  const { items, pages, warnings } = await listAllPages('tools', fetchPage, where);
+  return { tools: items, pages, warnings };
 }

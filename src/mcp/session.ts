@@ -8,6 +8,9 @@
 import { McpNodeError, errorMessage, rootCause } from '../errors';
 import { connectionError, httpStatusOf, isSessionExpired } from './connection-errors';
 import { listAllTools } from './list-all-tools';
+import { formatWarning, type ListWarning } from './lenient-list';
+import { recordLeniency } from './lenient-result';
+import { captureLeniency, readResponsesLeniently } from './lenient-wire';
 import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
 import type {
@@ -33,6 +36,14 @@ export interface SessionLogger {
 const silentLogger: SessionLogger = { debug() {}, warn() {} };
 const MIN_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30000;
+/** Distinct lenient-reading warnings remembered so each is logged once per session. */
+const MAX_REMEMBERED_WARNINGS = 1000;
+
+interface ListedTools {
+  tools: Tool[];
+  pages: number;
+  warnings: ListWarning[];
+}
 
 interface Connection {
   client: Client;
@@ -45,8 +56,9 @@ export class McpSession implements ToolProvider {
   readonly where: string;
   private conn?: Connection;
   private connecting?: Promise<Connection>;
-  private cached?: { tools: Tool[]; pages: number };
-  private listing?: Promise<{ tools: Tool[]; pages: number }>;
+  private cached?: ListedTools;
+  private listing?: Promise<ListedTools>;
+  private readonly loggedWarnings = new Set<string>();
   private current: ProviderState = { kind: 'idle' };
   private readonly listeners = new Set<(s: ProviderState) => void>();
   private closed = false;
@@ -87,9 +99,8 @@ export class McpSession implements ToolProvider {
   }
 
   async listTools(options: ListToolsOptions = {}): Promise<ListToolsResult> {
-    if (!options.refresh && this.cached && this.conn) return { ...this.cached, tools: [...this.cached.tools], server: this.identity() };
-    const listed = await this.refreshTools(options.timeoutMs);
-    return { tools: [...listed.tools], pages: listed.pages, server: this.identity() };
+    const listed = !options.refresh && this.cached && this.conn ? this.cached : await this.refreshTools(options.timeoutMs);
+    return { tools: [...listed.tools], pages: listed.pages, warnings: [...listed.warnings], server: this.identity() };
   }
 
   async findTool(name: string): Promise<Tool | undefined> {
@@ -100,22 +111,41 @@ export class McpSession implements ToolProvider {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.settings.timeoutMs;
     try {
-      return await this.withConnection(async (c) =>
-        (await c.client.callTool(
-          { name, arguments: args },
-          {
-            timeout,
-            resetTimeoutOnProgress: true,
-            // Progress keeps a call alive, but not forever.
-            maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-            signal: options.signal,
-            onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
-          },
-        )) as CallToolResult,
-      );
+      const { value: result, capture } = await captureLeniency(() => this.callOnce(name, args, options, timeout));
+      // A result the SDK's schema would have rejected was repaired on the wire; keep the raw answer.
+      recordLeniency(result, { raw: capture.raw, warnings: capture.warnings });
+      this.logWarnings(capture.warnings);
+      return result;
     } catch (err) {
       if (options.signal?.aborted) throw new McpNodeError(`${this.where}: call to "${name}" cancelled`, 'cancelled', 'CANCELLED');
       throw this.requestError(`tools/call "${name}"`, err, timeout);
+    }
+  }
+
+  private callOnce(name: string, args: Record<string, unknown>, options: CallToolOptions, timeout: number): Promise<CallToolResult> {
+    return this.withConnection(async (c) =>
+      (await c.client.callTool(
+        { name, arguments: args },
+        {
+          timeout,
+          resetTimeoutOnProgress: true,
+          // Progress keeps a call alive, but not forever.
+          maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+          signal: options.signal,
+          onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
+        },
+      )) as CallToolResult,
+    );
+  }
+
+  /** Every repair or omission of the lenient readers, once per session in the log. */
+  private logWarnings(warnings: ListWarning[]): void {
+    for (const w of warnings) {
+      const line = formatWarning(w);
+      if (this.loggedWarnings.has(line)) continue;
+      if (this.loggedWarnings.size >= MAX_REMEMBERED_WARNINGS) this.loggedWarnings.clear();
+      this.loggedWarnings.add(line);
+      this.log.warn(`${this.where}: ${line}`);
     }
   }
 
@@ -131,16 +161,21 @@ export class McpSession implements ToolProvider {
 
   // ---- connection management -------------------------------------------------------------
 
-  private async refreshTools(timeoutMs?: number): Promise<{ tools: Tool[]; pages: number }> {
+  private async refreshTools(timeoutMs?: number): Promise<ListedTools> {
     if (!this.listing) {
       const timeout = timeoutMs ?? this.settings.timeoutMs;
       this.listing = this.withConnection((c) =>
         listAllTools(async (cursor) => {
-          const page = await c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout });
-          return page as { tools: Tool[]; nextCursor?: string };
+          // Each page was read leniently on the wire (lenient-wire.ts) before the SDK validated it.
+          const { value, capture } = await captureLeniency(() =>
+            c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout }),
+          );
+          const page = value as { tools: Tool[]; nextCursor?: string };
+          return { items: page.tools, nextCursor: page.nextCursor, warnings: capture.warnings };
         }, this.where),
       )
         .then((listed) => {
+          this.logWarnings(listed.warnings);
           this.cached = listed;
           this.setState({ kind: 'ready', toolCount: listed.tools.length });
           return listed;
@@ -232,6 +267,10 @@ export class McpSession implements ToolProvider {
       onStderrLine: (line) => (this.log.info ?? this.log.debug)(`[${this.settings.name || this.settings.command}] ${line}`),
     });
     const client = new Client(CLIENT_INFO, { capabilities: {}, ...versionOptions(this.settings.protocolVersion) });
+    readResponsesLeniently(transport, {
+      modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',
+      onUncaptured: (warnings) => this.logWarnings(warnings),
+    });
     const conn: Connection = { client, kind };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
     client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);

@@ -2,6 +2,7 @@
 // state), whether it is a client session over stdio/HTTP/SSE or an ESP32 device that dialled in.
 // Nodes and the Gemini loop talk only to this, so a new kind of endpoint needs no change there.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { ListWarning } from './lenient-list';
 
 export type { CallToolResult, Tool };
 
@@ -37,6 +38,8 @@ export interface ListToolsResult {
   tools: Tool[];
   pages: number;
   server: ServerIdentity;
+  /** What the lenient reading repaired or left out ({tool, path, message}, SPEC §2). */
+  warnings?: ListWarning[];
 }
 
 export interface CallToolOptions {
