@@ -31,6 +31,7 @@ export function resolveModuleSpecifier(value: string, searchPaths: string[]): st
     if (bin) return bin;
     throw new Error(
       `Cannot find module "${specifier}" (searched from ${searchPaths.join(', ')}): install it into Node-RED's user directory, e.g. with the palette manager or \`npm install ${packageName(specifier)}\` there`,
+      { cause: err },
     );
   }
 }

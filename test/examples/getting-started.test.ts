@@ -6,7 +6,6 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const home = require('../../scripts/node-red-home.cjs');
 
 describe('examples: npm start and the getting-started flow', function () {

@@ -10,7 +10,6 @@ import { haTools } from '../peers/home-assistant';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 import { startServicePeers, type ServicePeers } from './service-peers';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
 

@@ -9,7 +9,6 @@ import WebSocket from 'ws';
 import { freePort } from '../peers/free-port';
 
 // CommonJS helper shared with scripts/start.mjs (plain JS, so it has no types here).
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const home = require('../../scripts/node-red-home.cjs') as {
   ROOT: string;
   PACKAGE_NAME: string;

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { reply, startFakeGemini, type FakeGemini, type RecordedRequest } from '../peers/fake-gemini';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
 

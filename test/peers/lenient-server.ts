@@ -6,8 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../examples/servers/node-web-bridge';
-import type { HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import { sendWebResponse, toWebRequest } from '../../servers/node-web-bridge';
+import type { HttpEndpoint } from '../../servers/todo/http-transport';
 
 const text = { type: 'object', properties: { text: { type: 'string' } } };
 
