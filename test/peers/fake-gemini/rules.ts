@@ -1,7 +1,7 @@
 // The request checks the real Gemini API applies, each switchable, with the real 400 texts
 // (../shared/reference/gemini-api.md §2.3-§2.7, §3). A rule violation answers 400 exactly as Gemini
 // would, so the client under test sees what it would see in production.
-import { validateDeclarations } from '../../../src/schema';
+import { declarationProblems } from './declarations';
 
 export interface StrictRules {
   /** Only roles user/model. */
@@ -44,9 +44,9 @@ export function violations(body: any, model: string, rules: StrictRules, issued:
   }
   if (rules.declarations && Array.isArray(body?.tools)) {
     const seen = new Set<string>();
+    problems.push(...declarationProblems(body.tools));
     body.tools.forEach((tool: any) => {
       if (!Array.isArray(tool?.functionDeclarations)) return;
-      problems.push(...validateDeclarations(tool, 'gemini'));
       for (const d of tool.functionDeclarations) {
         if (seen.has(d.name)) problems.push(`Duplicate function declaration found: ${d.name}`);
         seen.add(d.name);
