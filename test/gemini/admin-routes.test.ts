@@ -4,6 +4,7 @@
 // answer carries the text and the calls, and the API key never comes back (not even when Gemini
 // echoes it in an error).
 import assert from 'node:assert/strict';
+import { setEnv } from '../helpers/runtime';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
 import { API_KEY, helper, loadAgent, type FakeGemini, type ServerDef, haServer, useAgentPeers } from './harness';
@@ -95,9 +96,14 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     assert.equal(none.body.ok, false);
     assert.match(none.body.error, /GEMINI_API_KEY/);
     assert.equal(fake.requests.length, 0);
-    process.env.GEMINI_API_KEY = API_KEY;
+    const restore = setEnv({ GEMINI_API_KEY: API_KEY });
     fake.script(reply.text('from env'));
-    const env = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+    let env;
+    try {
+      env = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+    } finally {
+      restore();
+    }
     assert.equal(env.body.ok, true, env.body.error);
     assert.equal(env.body.text, 'from env');
     assert.doesNotMatch(JSON.stringify(env.body), new RegExp(API_KEY));

@@ -2,6 +2,7 @@
 // and own message (unwrapped from the SDK's one or two levels of JSON), a blocked prompt is data on
 // output 1, and the API key appears nowhere: not in messages, errors, status or logs.
 import assert from 'node:assert/strict';
+import { setEnv } from '../helpers/runtime';
 import { reply } from '../peers/fake-gemini';
 import { API_KEY, allLogs, errorText, collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
@@ -133,13 +134,13 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
     await helper.load((await import('./harness')).ALL_NODES, flow, {});
     const missing = await run({ payload: 'hi' });
     assert.match(errorText(missing.caught), /No Gemini API key/);
-    process.env.GEMINI_API_KEY = API_KEY;
+    const restore = setEnv({ GEMINI_API_KEY: API_KEY });
     try {
       fake.script(reply.text('from env'));
       const ok = await run({ payload: 'hi' });
       assert.equal(ok.answer.payload, 'from env');
     } finally {
-      delete process.env.GEMINI_API_KEY;
+      restore();
     }
   });
 

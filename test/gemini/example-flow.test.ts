@@ -2,6 +2,7 @@
 // from the environment only (GEMINI_API_KEY, HA_URL, HA_TOKEN, GEMINI_BASE_URL), pointed here at the
 // fake Gemini and the Home Assistant stand-in.
 import assert from 'node:assert/strict';
+import { setEnv } from '../helpers/runtime';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
@@ -16,19 +17,14 @@ const commentNode = require('@node-red/nodes/core/common/90-comment.js');
 describe('example: home-assistant-gemini.json', function () {
   let fake: FakeGemini;
   let ha: HomeAssistantStandIn;
-  const env = ['GEMINI_API_KEY', 'HA_URL', 'HA_TOKEN', 'GEMINI_BASE_URL'];
+  let restoreEnv = () => {};
 
   const peers = useAgentPeers();
   beforeEach(() => {
     ({ fake, ha } = peers); // the names the tests below use
-    process.env.GEMINI_API_KEY = API_KEY;
-    process.env.HA_URL = ha.url.replace(/\/api\/mcp$/, '');
-    process.env.HA_TOKEN = ha.token;
-    process.env.GEMINI_BASE_URL = fake.url;
+    restoreEnv = setEnv({ GEMINI_API_KEY: API_KEY, HA_URL: ha.url.replace(/\/api\/mcp$/, ''), HA_TOKEN: ha.token, GEMINI_BASE_URL: fake.url });
   });
-  afterEach(() => {
-    for (const k of env) delete process.env[k];
-  });
+  afterEach(() => restoreEnv());
 
   it('imports, and the inject runs Gemini with the Home Assistant tools to the answer and trace debug nodes', async () => {
     const flow = JSON.parse(readFileSync(EXAMPLE, 'utf8'));

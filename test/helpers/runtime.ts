@@ -72,3 +72,16 @@ export function send(nodeId: string, msg: Record<string, unknown>): void {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Sets process variables for one test; the returned function puts back exactly what was there. */
+export function setEnv(vars: Record<string, string | undefined>): () => void {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  apply(vars);
+  return () => apply(before);
+}

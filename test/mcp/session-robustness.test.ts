@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { startPaginatedServer, type PaginatedServer } from '../peers/paginated-server';
 import { startEverything, type EverythingServer } from '../peers/everything';
 import { freePort } from '../peers/free-port';
-import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
+import { createServer, type Socket } from 'node:net';
+import { helper, load, nextMessage, send, setEnv, startRuntime, stopRuntime } from '../helpers/runtime';
 
 function flow(server: Record<string, unknown>, call: Record<string, unknown> = {}) {
   return [
@@ -89,6 +90,27 @@ describe('session robustness', function () {
       assert.match(msg.error.message, /ECONNREFUSED/);
     });
 
+    it('a server that accepts the connection and never answers: the call ends at the configured timeout, naming it', async () => {
+      const sockets = new Set<Socket>();
+      const silent = createServer((socket) => sockets.add(socket)); // reads the request, never answers
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp`;
+      try {
+        await load(flow({ transport: 'http', url, timeout: 2 }, { tool: 'echo' }));
+        const started = Date.now();
+        const caught = nextMessage('caught', 20000);
+        send('call', { payload: { message: 'x' } });
+        const msg = await caught;
+        const elapsed = Date.now() - started;
+        assert.match(msg.error.message, /no answer within 2 s/, msg.error.message);
+        assert.ok(msg.error.message.includes(url), msg.error.message);
+        assert.ok(elapsed >= 1900, `not before the configured 2 s (${elapsed} ms)`);
+      } finally {
+        for (const s of sockets) s.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    });
+
     it('a stdio command that does not exist says spawn ENOENT and names the command', async () => {
       await load(flow({ transport: 'stdio', command: 'definitely-not-a-command-4711', args: ['--x'] }, { tool: 'echo' }));
       const caught = nextMessage('caught', 10000);
@@ -100,13 +122,16 @@ describe('session robustness', function () {
 
   describe('minimal config and environment expansion', () => {
     let peer: PaginatedServer;
-    after(() => peer?.close());
+    let restoreEnv = () => {};
+    after(() => {
+      restoreEnv();
+      return peer?.close();
+    });
 
     it('a config node with only transport and url (from ${VAR:-default}) works with defaults', async () => {
       peer = await startPaginatedServer({ toolCount: 2, pageSize: 5 });
       const u = new URL(peer.url);
-      process.env.MCP_TEST_PORT = u.port;
-      delete process.env.MCP_TEST_HOST;
+      restoreEnv = setEnv({ MCP_TEST_PORT: u.port, MCP_TEST_HOST: undefined });
       await helper.unload();
       await load([
         { id: 'srv', type: 'mcp-server', transport: 'http', url: 'http://${MCP_TEST_HOST:-127.0.0.1}:${MCP_TEST_PORT}/mcp' },
