@@ -6,6 +6,7 @@ import { validateArguments } from '../src/mcp/argument-validator';
 import { closeMatches } from '../src/mcp/tool-names';
 import { restoreArgumentNames } from '../src/schema';
 import { resultFiles, resultPayload, resultText, type OutputMode } from '../src/mcp/tool-result';
+import { leniencyOf } from '../src/mcp/lenient-result';
 import { statusFor } from './lib/server-status';
 import { evaluateProperty, handleInput, numberSetting } from './lib/input-handler';
 import { translator } from './lib/i18n';
@@ -115,6 +116,9 @@ export = function (RED: RED) {
             result: { content: result.content, structuredContent: result.structuredContent, isError: result.isError === true },
             durationMs: Date.now() - started,
           };
+          // A result the SDK's schema rejects: the server's raw answer, and what was read from it.
+          const leniency = leniencyOf(result);
+          if (leniency) Object.assign(mcp, { result: leniency.raw, warnings: leniency.warnings });
           const files = resultFiles(result);
           if (files.length) mcp.files = files;
           if (result.isError) {

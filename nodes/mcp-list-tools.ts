@@ -54,7 +54,7 @@ export = function (RED: RED) {
           server: listed.server,
           tools,
           names: compiled.names,
-          warnings: compiled.warnings,
+          warnings: [...(listed.warnings ?? []), ...compiled.warnings],
           missing: lastMissing,
           pages: listed.pages,
           durationMs: Date.now() - started,

@@ -28,7 +28,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     if (!server) return res.status(404).json({ error: 'mcp-server not deployed: deploy the flow first, or use Test connection' });
     try {
       const listed = await server.provider.listTools({ refresh: req.query.refresh === 'true' });
-      const body: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools };
+      const body: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools, warnings: listed.warnings ?? [] };
       addCompiled(body, listed.tools, req.query.format, req.query.prefix);
       res.json(body);
     } catch (err) {
@@ -74,7 +74,7 @@ export function registerServerAdminRoutes(RED: RED): void {
       }
       session = new McpSession(settings);
       const listed = await session.listTools();
-      const answer: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools };
+      const answer: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools, warnings: listed.warnings ?? [] };
       addCompiled(answer, listed.tools, body.format, body.prefix);
       res.json(answer);
     } catch (err) {
@@ -98,6 +98,6 @@ function addCompiled(body: Record<string, unknown>, tools: unknown[], format: un
   if (typeof format !== 'string' || !format || format === 'mcp') return;
   if (!isToolFormat(format)) throw new Error(`unknown format "${format}"`);
   const compiled = compileTools(tools as Tool[], format, { prefix: typeof prefix === 'string' && prefix ? prefix : undefined });
-  body.warnings = compiled.warnings;
+  body.warnings = [...((body.warnings as unknown[] | undefined) ?? []), ...compiled.warnings];
   body.names = compiled.names;
 }

@@ -6,6 +6,9 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Tool } from '../mcp/tool-provider';
 import { McpNodeError } from '../errors';
+import { listAllTools } from '../mcp/list-all-tools';
+import { formatWarning, readListLeniently, type ListWarning } from '../mcp/lenient-list';
+import { readCallResultLeniently, recordLeniency } from '../mcp/lenient-result';
 import { DeviceRpcClient, IdAllocator, type JsonRpcPayload } from './rpc-client';
 import { parseDeviceFrame, type DeviceFrame } from './frame-parser';
 
@@ -64,7 +67,6 @@ export type SessionState = 'waiting-hello' | 'initializing' | 'listing' | 'ready
 
 const DEFAULT_AUDIO_PARAMS = { format: 'opus', sample_rate: 16000, channels: 1, frame_duration: 60 };
 const CLIENT_INFO = { name: 'node-red-contrib-mcp-gemini', version: '0.1.0' };
-const MAX_PAGES = 1000;
 
 export class DeviceSession extends EventEmitter {
   readonly id: string;
@@ -79,6 +81,9 @@ export class DeviceSession extends EventEmitter {
   /** Every tool the device lists with `withUserTools:true`, user-only ones included. */
   tools: Tool[] = [];
   pages = 0;
+  /** What the lenient reading of the last tools/list repaired or left out. */
+  listWarnings: ListWarning[] = [];
+  private readonly loggedWarnings = new Set<string>();
   failure?: Error;
   /** `connected` went out; only then does the flow hear `disconnected`. */
   announced = false;
@@ -181,11 +186,16 @@ export class DeviceSession extends EventEmitter {
   }
 
   async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult> {
-    const result = await this.rpc.request('tools/call', { name, arguments: args }, { timeoutMs, signal, what: `tools/call "${name}"` });
-    if (!result || typeof result !== 'object' || !Array.isArray((result as CallToolResult).content)) {
-      throw new McpNodeError(`ESP32 device ${this.id} answered tools/call "${name}" with a result that has no content`, 'bad result', 'BAD_RESULT');
+    const raw = await this.rpc.request('tools/call', { name, arguments: args }, { timeoutMs, signal, what: `tools/call "${name}"` });
+    let read: ReturnType<typeof readCallResultLeniently>;
+    try {
+      read = readCallResultLeniently(name, raw);
+    } catch (err) {
+      throw new McpNodeError(`ESP32 device ${this.id}: ${(err as Error).message}`, 'bad result', 'BAD_RESULT');
     }
-    return result as CallToolResult;
+    recordLeniency(read.result, { raw, warnings: read.warnings });
+    this.logWarnings(read.warnings);
+    return read.result;
   }
 
   /** The connection is gone: pending calls fail now, not at their timeout. */
@@ -277,32 +287,35 @@ export class DeviceSession extends EventEmitter {
   }
 
   private async listAllPages(): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    const seen = new Set<string>();
-    let cursor = '';
-    let pages = 0;
-    for (;;) {
-      const result = (await this.rpc.request(
+    const where = `ESP32 device ${this.id}`;
+    const listed = await listAllTools(async (cursor) => {
+      // The firmware expects `cursor` on every request, "" for the first page.
+      const raw = await this.rpc.request(
         'tools/list',
-        { cursor, withUserTools: true },
+        { cursor: cursor ?? '', withUserTools: true },
         { timeoutMs: this.opts.requestTimeoutMs, what: cursor ? `tools/list (cursor "${cursor}")` : 'tools/list' },
-      )) as { tools?: unknown; nextCursor?: unknown } | undefined;
-      pages++;
-      if (!result || !Array.isArray(result.tools)) {
-        throw new McpNodeError(`ESP32 device ${this.id} answered tools/list without a tools array`, 'bad tools/list', 'BAD_RESULT');
+      );
+      try {
+        return readListLeniently('tools', raw) as { items: Tool[]; nextCursor?: string; warnings: ListWarning[] };
+      } catch (err) {
+        throw new McpNodeError(`${where}: ${(err as Error).message}`, 'bad tools/list', 'BAD_RESULT');
       }
-      for (const t of result.tools) if (t && typeof t === 'object' && typeof (t as Tool).name === 'string') tools.push(t as Tool);
-      const next = result.nextCursor;
-      if (typeof next !== 'string' || next === '') break;
-      if (seen.has(next) || pages >= MAX_PAGES) {
-        throw new McpNodeError(`ESP32 device ${this.id} repeated tools/list cursor "${next}"`, 'cursor loop', 'CURSOR_LOOP');
-      }
-      seen.add(next);
-      cursor = next;
+    }, where);
+    this.tools = listed.tools;
+    this.pages = listed.pages;
+    this.listWarnings = listed.warnings;
+    this.logWarnings(listed.warnings);
+    return listed.tools;
+  }
+
+  /** Each repair or omission once per connection in the log. */
+  private logWarnings(warnings: ListWarning[]): void {
+    for (const w of warnings) {
+      const line = formatWarning(w);
+      if (this.loggedWarnings.has(line)) continue;
+      this.loggedWarnings.add(line);
+      this.log?.warn(`esp32 ${this.id}: ${line}`);
     }
-    this.tools = tools;
-    this.pages = pages;
-    return tools;
   }
 
   private sendMcp(payload: Record<string, unknown>): void {

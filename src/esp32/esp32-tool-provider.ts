@@ -56,7 +56,7 @@ class Esp32ToolProvider implements ToolProvider {
     const session = await this.readySession(options.context, options.timeoutMs);
     if (options.refresh) await session.refreshTools();
     const tools = options.userOnly ? session.tools : session.tools.filter((t) => !isUserOnlyTool(t));
-    return { tools, pages: session.pages, server: this.identity({ deviceId: session.id }) };
+    return { tools, pages: session.pages, warnings: [...session.listWarnings], server: this.identity({ deviceId: session.id }) };
   }
 
   async findTool(name: string, context?: RequestContext): Promise<Tool | undefined> {

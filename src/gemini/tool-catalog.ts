@@ -3,6 +3,7 @@
 // schema compiler, and a route per declared name back to (server, MCP tool).
 import { compileTools } from '../schema';
 import { filterTools } from '../mcp/tool-names';
+import { formatWarning } from '../mcp/lenient-list';
 import type { RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
 import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
 
@@ -58,6 +59,7 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
     usedPrefixes.add(prefix);
     const tools = filterTools(list.tools, source.include ?? [], source.exclude ?? []);
     const compiled = compileCached(source.provider, tools, prefix);
+    for (const w of list.warnings ?? []) catalog.warnings.push(`${serverName}: ${formatWarning(w)}`);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {
       catalog.warnings.push(typeof w === 'string' ? w : `${serverName}: ${w.tool ?? ''} ${w.message ?? ''}`.trim());

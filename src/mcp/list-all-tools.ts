@@ -45,7 +45,7 @@ export async function listAllPages<T extends object>(kind: ListKind, fetchPage: 
     const earlier = cursorPage.get(next);
     if (earlier !== undefined) {
       throw new McpNodeError(
-        `${where} returned the cursor ${JSON.stringify(next)} on page ${pages} that it already returned on page ${earlier} while listing ${kind}; its pagination loops, ask its maintainer to fix nextCursor`,
+        `${where} returned the cursor ${JSON.stringify(next)} twice while listing ${kind} (pages ${earlier} and ${pages}); its pagination loops, ask its maintainer to fix nextCursor`,
         'pagination loop',
         'PAGINATION_LOOP',
       );
