@@ -12,12 +12,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createEsp32Listener, registerListener, unregisterListener } from '../src/esp32/listener-registry';
-import type { WebSocketDeviceListener } from '../src/esp32/ws-listener';
+import { SharedDeviceListener } from '../src/esp32/shared-listener';
 import type { DeviceEvent } from '../src/esp32/device-session';
 import { createEsp32ToolProvider } from '../src/esp32/esp32-tool-provider';
 
 const READY_LIMIT_MS = 120_000;
+/** Every device presents this token, as the firmware sends its OTA token. */
+const TOKEN = 'bench-device-token';
 const CALL_ROUNDS = 5;
 
 function mac(i: number): string {
@@ -38,7 +39,7 @@ async function runDevices(url: string, n: number): Promise<void> {
   });
   process.send!({ kind: 'connecting', at: performance.timeOrigin + performance.now() });
   const results = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) => XiaozhiWsDevice.connect({ url, deviceId: mac(i), fixture }).then((d) => devices.push(d))),
+    Array.from({ length: n }, (_, i) => XiaozhiWsDevice.connect({ url, deviceId: mac(i), token: TOKEN, fixture }).then((d) => devices.push(d))),
   );
   const failed = results.filter((r) => r.status === 'rejected');
   process.send!({ kind: 'connected', ok: n - failed.length, failed: failed.length, firstError: failed[0] && String((failed[0] as PromiseRejectedResult).reason) });
@@ -58,14 +59,13 @@ function memory(): { heap: number; rss: number } {
 }
 
 async function runOnce(n: number): Promise<void> {
-  const listener = createEsp32Listener({ id: `bench-${n}`, transport: 'websocket', requestTimeoutMs: 60_000 }) as WebSocketDeviceListener;
   const server = createServer((_q, r) => r.writeHead(404).end());
-  server.on('upgrade', (req, socket, head) => {
-    if (!listener.handleUpgrade(req, socket, head)) socket.destroy();
-  });
   server.maxConnections = n + 100;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, () => r()));
-  registerListener(listener);
+  const shared = new SharedDeviceListener(`bench-${n}`, { transport: 'websocket', httpServer: server, tokens: [TOKEN], requestTimeoutMs: 60_000 });
+  const benchUser = {};
+  await shared.register(benchUser);
+  const listener = shared.listener!;
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/xiaozhi/v1/`;
 
   const before = memory();
@@ -95,7 +95,7 @@ async function runOnce(n: number): Promise<void> {
   let callErrors = 0;
   let callSeconds = NaN;
   if (!timedOut) {
-    const provider = createEsp32ToolProvider({ id: 'bench', name: 'bench', listenerId: listener.id, timeoutMs: 30_000 });
+    const provider = createEsp32ToolProvider({ id: 'bench', name: 'bench', source: shared, timeoutMs: 30_000 });
     const ids = listener.registry.list().map((s) => s.id);
     const t0 = performance.now();
     for (let round = 0; round < CALL_ROUNDS; round++) {
@@ -126,8 +126,7 @@ async function runOnce(n: number): Promise<void> {
 
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
-  unregisterListener(listener);
-  await listener.close();
+  await shared.deregister(benchUser);
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 }

@@ -5,6 +5,7 @@ import { McpSession } from '../src/mcp/session';
 import { normalizeSettings, type McpServerSettings } from '../src/mcp/settings';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
+import { getListenerNode } from './lib/esp32-listener-config';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
@@ -55,8 +56,8 @@ export = function (RED: RED) {
       const { createEsp32ToolProvider } = require('../src/esp32/esp32-tool-provider');
       return createEsp32ToolProvider({
         id: settings.id,
-        name: settings.name,
-        listenerId: settings.listener!,
+        name: settings.name || settings.id,
+        source: getListenerNode(RED, settings.listener)?.devices,
         deviceId: settings.deviceId,
         timeoutMs: settings.timeoutMs,
       }) as ToolProvider;

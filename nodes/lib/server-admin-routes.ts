@@ -44,7 +44,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     try {
       const settings = withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token));
       if (settings.transport === 'esp32') {
-        return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-mcp-in node; deploy it and see its device list' });
+        return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-listener; deploy it and see its device list' });
       }
       session = new McpSession(settings);
       const listed = await session.listTools();
@@ -70,7 +70,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     try {
       const settings = withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body)));
       if (settings.transport === 'esp32') {
-        return res.status(404).json({ error: 'ESP32 devices connect to an esp32-mcp-in node: deploy it first' });
+        return res.status(404).json({ error: 'ESP32 devices connect to an esp32-listener: deploy it first' });
       }
       session = new McpSession(settings);
       const listed = await session.listTools();

@@ -220,11 +220,16 @@ export class DeviceSession extends EventEmitter {
       this.emitEvent('message', frame);
       return;
     }
+    if (this.state !== 'waiting-hello') {
+      // The firmware says hello once per connection; answering every repeat would let one
+      // connection make us send (and re-handshake) without end.
+      this.log?.debug(`esp32 ${this.id}: ignored a repeated hello on the same connection`);
+      return;
+    }
+    clearTimeout(this.helloTimer);
     // The device waits 10 s for this and dereferences `transport` without a null check.
     const audio = frame.audio_params && typeof frame.audio_params === 'object' ? frame.audio_params : DEFAULT_AUDIO_PARAMS;
     this.opts.link.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: this.sessionId, audio_params: audio }));
-    if (this.state !== 'waiting-hello') return;
-    clearTimeout(this.helloTimer);
     const features = frame.features as { mcp?: unknown } | undefined;
     if (features?.mcp === true) {
       this.handshake().catch(() => undefined);

@@ -1,6 +1,7 @@
-// A ToolProvider whose MCP server is an ESP32 device that dialled in to an esp32-mcp-in node.
+// A ToolProvider whose MCP server is an ESP32 device that dialled in to an esp32-listener.
 // Routing per request: the configured deviceId, else the device named by the message
-// (context.deviceId, i.e. msg.device.id), else the only connected device.
+// (context.deviceId, i.e. msg.device.id), else the only connected device. The provider is a user
+// of its listener for its whole life: the listener listens while a server needs its devices.
 import type {
   CallToolOptions,
   CallToolResult,
@@ -13,15 +14,15 @@ import type {
   ToolProvider,
 } from '../mcp/tool-provider';
 import { McpNodeError } from '../errors';
-import { getListener, onListenerChange } from './listener-registry';
+import type { DeviceSource } from './shared-listener';
 import { isUserOnlyTool, type DeviceSession } from './device-session';
 import { normalizeDeviceId } from './device-id';
 
 export interface Esp32ToolProviderOptions {
   id: string;
   name: string;
-  /** id of the esp32-mcp-in node */
-  listenerId: string;
+  /** The esp32-listener's devices; undefined when the configured listener does not exist. */
+  source: DeviceSource | undefined;
   deviceId?: string;
   timeoutMs: number;
 }
@@ -33,15 +34,14 @@ export function createEsp32ToolProvider(opts: Esp32ToolProviderOptions): ToolPro
 class Esp32ToolProvider implements ToolProvider {
   private readonly listeners = new Set<(s: ProviderState) => void>();
   private current: ProviderState = { kind: 'idle' };
-  private readonly unhook: () => void;
   private readonly fixedDevice?: string;
+  private readonly onSourceChange = () => this.refreshState();
 
   constructor(private readonly opts: Esp32ToolProviderOptions) {
     this.fixedDevice = opts.deviceId?.trim() ? normalizeDeviceId(opts.deviceId) : undefined;
     this.current = this.computeState();
-    this.unhook = onListenerChange((id) => {
-      if (id === this.opts.listenerId) this.refreshState();
-    });
+    opts.source?.on('change', this.onSourceChange);
+    void opts.source?.register(this);
   }
 
   identity(context?: RequestContext): ServerIdentity {
@@ -81,8 +81,9 @@ class Esp32ToolProvider implements ToolProvider {
   }
 
   async close(): Promise<void> {
-    this.unhook();
+    this.opts.source?.off('change', this.onSourceChange);
     this.listeners.clear();
+    await this.opts.source?.deregister(this);
   }
 
   private async readySession(context: RequestContext | undefined, timeoutMs = this.opts.timeoutMs): Promise<DeviceSession> {
@@ -100,13 +101,13 @@ class Esp32ToolProvider implements ToolProvider {
   }
 
   private route(context?: RequestContext): DeviceSession {
-    const listener = getListener(this.opts.listenerId);
+    const source = this.opts.source;
+    if (!source) {
+      throw new McpNodeError(`${this.opts.name}: its esp32-listener is missing: choose one in the server's Listener setting`, 'no listener', 'ESP32_NO_LISTENER');
+    }
+    const listener = source.listener;
     if (!listener) {
-      throw new McpNodeError(
-        `${this.opts.name}: no esp32-mcp-in node with id ${this.opts.listenerId} is deployed`,
-        'no listener',
-        'ESP32_NO_LISTENER',
-      );
+      throw new McpNodeError(`${this.opts.name}: the esp32-listener "${source.name}" is not listening (see its status for why)`, 'listener down', 'ESP32_NO_LISTENER');
     }
     const wanted = this.fixedDevice ?? (context?.deviceId ? normalizeDeviceId(context.deviceId) : undefined);
     if (wanted) {
@@ -134,7 +135,7 @@ class Esp32ToolProvider implements ToolProvider {
   }
 
   private computeState(): ProviderState {
-    const listener = getListener(this.opts.listenerId);
+    const listener = this.opts.source?.listener;
     if (!listener) return { kind: 'idle' };
     const sessions = this.fixedDevice ? [listener.registry.get(this.fixedDevice)].filter((s): s is DeviceSession => !!s) : listener.registry.list();
     if (sessions.length === 0) return { kind: 'idle' };

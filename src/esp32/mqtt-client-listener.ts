@@ -3,7 +3,8 @@
 // for those). The firmware's frames do not say which device sent them, so a reply is matched to its
 // device by its JSON-RPC id (ids are unique across this listener), a `{mac_}` in `publishTopic`
 // names the device, and devices in the allow list are contacted on every broker connect (MCP
-// works while a device is idle).
+// works while a device is idle). Devices authenticate to the broker here (its users and ACLs), so
+// the listener's tokens do not apply to this transport.
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import { DeviceRegistry } from './device-registry';
@@ -30,17 +31,13 @@ export class MqttClientListener implements Esp32Listener {
     this.allow = (settings.allow ?? []).map(normalizeDeviceId);
   }
 
-  get id(): string {
-    return this.settings.id;
-  }
-
   brokerState(): 'connecting' | 'connected' | 'offline' {
     if (this.client?.connected) return 'connected';
     return this.everConnected ? 'offline' : 'connecting';
   }
 
   async start(): Promise<void> {
-    if (!this.settings.broker) throw new Error('esp32-mcp-in: mqtt mode needs a broker URL');
+    if (!this.settings.broker) throw new Error('esp32-listener: the mqtt transport needs a broker URL');
     const client = mqtt.connect(this.settings.broker, {
       username: this.settings.username || undefined,
       password: this.settings.password || undefined,

@@ -3,13 +3,17 @@
 // listener knows each device by its connection (client id `GID_<group>@@@<mac_>@@@<uuid>`) and
 // writes to `devices/p2p/<mac_>` on that connection directly, with no subscription involved.
 // MCP starts right after CONNECT, as the gateway does: it works while the device is idle.
+// Admission follows device-gate.ts: the MQTT password is the device's token, and a refusal is a
+// CONNACK "not authorized" (5).
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { DeviceRegistry } from './device-registry';
 import { DeviceSession } from './device-session';
-import { deviceIdFromMqttClientId, deviceTopicFor, normalizeDeviceId, topicMatcher } from './device-id';
+import { DeviceGate } from './device-gate';
+import { deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device-id';
 import { IdAllocator } from './rpc-client';
 import {
+  DEFAULT_BIND,
   DEFAULT_DEVICE_TOPIC,
   DEFAULT_GATEWAY_PORT,
   DEFAULT_PUBLISH_TOPIC,
@@ -31,16 +35,14 @@ export class MqttGatewayListener implements Esp32Listener {
   private server?: Server;
   private readonly fromDevice: ReturnType<typeof topicMatcher>;
   private readonly deviceTopic: string;
-  private readonly allow: Set<string>;
+  readonly gate: DeviceGate;
+  /** Clients that proved themselves with a token (only they may replace a connected device). */
+  private readonly authenticated = new WeakSet<Client>();
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
-    this.allow = new Set((settings.allow ?? []).map(normalizeDeviceId));
-  }
-
-  get id(): string {
-    return this.settings.id;
+    this.gate = new DeviceGate(settings);
   }
 
   /** The bound port (useful when started on port 0). */
@@ -68,7 +70,7 @@ export class MqttGatewayListener implements Esp32Listener {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.settings.port ?? DEFAULT_GATEWAY_PORT, this.settings.host || '0.0.0.0', () => {
+      server.listen(this.settings.port ?? DEFAULT_GATEWAY_PORT, this.settings.bind || DEFAULT_BIND, () => {
         server.off('error', reject);
         resolve();
       });
@@ -91,9 +93,11 @@ export class MqttGatewayListener implements Esp32Listener {
       cb(Object.assign(new Error(message), { returnCode }) as AuthenticateError, false);
     };
     if (!deviceId) return fail(2, 'client id names no device (expected GID_<group>@@@<mac_>@@@<uuid>)');
-    if (this.allow.size && !this.allow.has(deviceId)) return fail(5, `device ${deviceId} is not in the allow list`);
-    const tokens = (this.settings.tokens ?? []).filter(Boolean);
-    if (tokens.length && !(password && tokens.includes(password.toString()))) return fail(4, `device ${deviceId} gave a wrong password`);
+    const credential = this.gate.checkToken(password);
+    if (!credential.ok) return fail(5, `device ${deviceId}: ${credential.message}`);
+    const admitted = this.gate.checkDevice(deviceId, credential.authenticated, this.registry);
+    if (!admitted.ok) return fail(5, admitted.message);
+    if (credential.authenticated) this.authenticated.add(client);
     cb(null, true);
   }
 
@@ -114,8 +118,13 @@ export class MqttGatewayListener implements Esp32Listener {
         close: () => client.close(),
       },
     });
+    // Checked again: another client for this id may have connected while this one was admitted.
+    if (!this.registry.add(session, this.authenticated.has(client))) {
+      this.settings.log?.warn(`esp32 gateway: refused MQTT client: device ${deviceId} is connected already and the new connection has no token`);
+      client.close();
+      return;
+    }
     this.sessions.set(client, session);
-    this.registry.add(session);
     session.start().catch(() => undefined);
   }
 

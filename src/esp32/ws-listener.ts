@@ -1,42 +1,55 @@
-// Accepts devices over WebSocket on an existing HTTP server's `upgrade` event (Node-RED's own, the
-// way core's websocket nodes attach). The firmware's handshake headers (Authorization,
-// Protocol-Version, Device-Id, Client-Id) are also read from query parameters, as
-// xiaozhi-esp32-server does for browser clients. Frames over 1 MiB close the socket with 1009 (ws's
-// maxPayload); binary frames are audio and skipped.
-import type { IncomingMessage } from 'node:http';
+// Accepts devices over WebSocket, either on an existing HTTP server's `upgrade` event (Node-RED's
+// own, the way core's websocket nodes attach) or on a server of its own (`port`, `bind`: in the
+// Home Assistant add-on Node-RED sits behind nginx on 1880, where a device's upgrade does not get
+// through). The firmware's handshake headers (Authorization, Protocol-Version, Device-Id,
+// Client-Id) are also read from query parameters, as xiaozhi-esp32-server does for browser
+// clients. Admission follows device-gate.ts. Frames over 1 MiB close the socket with 1009 (ws's
+// maxPayload); binary frames are audio and skipped (voice "off").
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { DeviceGate } from './device-gate';
 import { DeviceRegistry } from './device-registry';
 import { DeviceSession } from './device-session';
 import { normalizeDeviceId } from './device-id';
 import { IdAllocator } from './rpc-client';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import { bearerToken } from './token-check';
+import { DEFAULT_BIND, DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+
+/** Paths taken on a shared HTTP server, so two listeners never answer the same upgrade. */
+const claimedPaths = new WeakMap<Server, Set<string>>();
 
 export class WebSocketDeviceListener implements Esp32Listener {
   readonly transport = 'websocket' as const;
   readonly registry = new DeviceRegistry();
   readonly path: string;
+  readonly gate: DeviceGate;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   private readonly ids = new IdAllocator();
-  private readonly tokens: string[];
-  private readonly allow: Set<string>;
   private closed = false;
   private heartbeat?: NodeJS.Timeout;
+  private ownServer?: Server;
+  private attachedTo?: Server;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // On a shared server, paths that are not ours are left to other listeners; on our own, refused.
+    if (!this.handleUpgrade(req, socket, head) && this.ownServer) reject(socket, 404, 'Not Found');
+  };
   /** Sockets that have not answered the last ping yet. */
   private readonly awaitingPong = new WeakSet<WebSocket>();
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.path = normalizePath(settings.path || DEFAULT_PATH);
-    this.tokens = (settings.tokens ?? []).filter(Boolean);
-    this.allow = new Set((settings.allow ?? []).map(normalizeDeviceId));
+    this.gate = new DeviceGate(settings);
   }
 
-  get id(): string {
-    return this.settings.id;
+  get port(): number | undefined {
+    const a = this.ownServer?.address();
+    return a && typeof a === 'object' ? a.port : undefined;
   }
 
   async start(): Promise<void> {
+    if (this.settings.port !== undefined) await this.listenOnOwnPort(this.settings.port);
+    else if (this.settings.httpServer) this.attach(this.settings.httpServer);
     const every = this.settings.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (every > 0 && !this.heartbeat) {
       // One timer for all devices: a device that did not answer the previous ping is gone.
@@ -67,28 +80,33 @@ export class WebSocketDeviceListener implements Esp32Listener {
       const h = req.headers[name];
       return (Array.isArray(h) ? h[0] : h) ?? query.get(name) ?? query.get(name.replace('-', '_'));
     };
-    if (this.tokens.length && !this.tokenAccepted(header('authorization'))) {
+    const rawId = header('device-id');
+    const credential = this.gate.checkToken(bearerToken(header('authorization')));
+    if (!credential.ok) {
+      this.refused(rawId, credential.message);
       reject(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
       return true;
     }
-    const rawId = header('device-id');
     if (!rawId) {
       reject(socket, 400, 'Bad Request', {}, 'Device-Id header required');
       return true;
     }
     const deviceId = normalizeDeviceId(rawId);
-    if (this.allow.size && !this.allow.has(deviceId)) {
-      this.settings.log?.warn(`esp32: refused device ${deviceId} (not in the allow list)`);
-      reject(socket, 403, 'Forbidden');
+    const admitted = this.gate.checkDevice(deviceId, credential.authenticated, this.registry);
+    if (!admitted.ok) {
+      this.refused(deviceId, admitted.message);
+      if (admitted.refusal === 'claimed') reject(socket, 409, 'Conflict');
+      else reject(socket, 403, 'Forbidden');
       return true;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, deviceId, header('client-id'), header('protocol-version')));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, deviceId, credential.authenticated, header('client-id'), header('protocol-version')));
     return true;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
+    this.detach();
     const clients = [...this.wss.clients];
     // Devices never answer a close frame (esp-ml307), so a short grace and then terminate.
     await Promise.race([
@@ -100,9 +118,51 @@ export class WebSocketDeviceListener implements Esp32Listener {
     ]);
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    const own = this.ownServer;
+    if (own?.listening) {
+      own.closeAllConnections();
+      await new Promise<void>((resolve) => own.close(() => resolve()));
+    }
   }
 
-  private accept(ws: WebSocket, deviceId: string, clientId?: string, wireProtocolVersion?: string): void {
+  private attach(server: Server): void {
+    const taken = claimedPaths.get(server) ?? new Set<string>();
+    if (taken.has(this.path)) throw new Error(`another esp32-listener already listens on ${this.path}: give this one another path or its own port`);
+    taken.add(this.path);
+    claimedPaths.set(server, taken);
+    server.on('upgrade', this.onUpgrade);
+    this.attachedTo = server;
+  }
+
+  private detach(): void {
+    const server = this.attachedTo;
+    if (!server) return;
+    server.removeListener('upgrade', this.onUpgrade);
+    claimedPaths.get(server)?.delete(this.path);
+    this.attachedTo = undefined;
+  }
+
+  private async listenOnOwnPort(port: number): Promise<void> {
+    const server = createServer((_req, res) => res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket only (xiaozhi devices)'));
+    server.on('upgrade', this.onUpgrade);
+    this.ownServer = server;
+    await new Promise<void>((resolve, rejectStart) => {
+      server.once('error', rejectStart);
+      server.listen(port, this.settings.bind || DEFAULT_BIND, () => {
+        server.off('error', rejectStart);
+        resolve();
+      });
+    });
+  }
+
+  private accept(ws: WebSocket, deviceId: string, authenticated: boolean, clientId?: string, wireProtocolVersion?: string): void {
+    // Checked again: another connection for this id may have been accepted during the upgrade.
+    if (!authenticated && this.registry.isClaimed(deviceId)) {
+      this.refused(deviceId, `device ${deviceId} is connected already and the new connection has no token`);
+      ws.close(1008, 'device id in use');
+      setTimeout(() => ws.terminate(), 200).unref();
+      return;
+    }
     const session = new DeviceSession({
       id: deviceId,
       clientId,
@@ -123,22 +183,19 @@ export class WebSocketDeviceListener implements Esp32Listener {
       },
     });
     ws.on('message', (data, isBinary) => {
-      if (isBinary) return; // audio
+      if (isBinary) return; // audio (voice "off")
       session.handleText(data.toString());
     });
     ws.on('pong', () => this.awaitingPong.delete(ws));
     ws.on('error', (err) => this.settings.log?.debug(`esp32 ${deviceId}: ${err.message}`));
     ws.on('close', (code, reason) => session.handleClosed(code, reason.toString()));
-    this.registry.add(session);
+    this.registry.add(session, authenticated);
   }
 
-  private tokenAccepted(authorization: string | undefined): boolean {
-    if (!authorization) return false;
-    const given = Buffer.from(authorization.replace(/^Bearer\s+/i, '').trim());
-    return this.tokens.some((t) => {
-      const want = Buffer.from(t);
-      return want.length === given.length && timingSafeEqual(want, given);
-    });
+  private refused(deviceId: string | undefined, why: string): void {
+    // The id comes from the client: shown short and without control characters.
+    const who = deviceId ? ` from ${normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40)}` : '';
+    this.settings.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
   }
 }
 

@@ -78,7 +78,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
   } else {
     settings.listener = str(raw.listener);
     settings.deviceId = str(raw.deviceId).toLowerCase() || undefined;
-    if (!settings.listener) throw new Error('listener (an esp32-mcp-in node) is required for the esp32 transport');
+    if (!settings.listener) throw new Error('listener (an esp32-listener config node) is required for the esp32 transport');
   }
   return settings;
 }

@@ -5,9 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { helper, load, nextMessage, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { OTTO_ID } from './helpers';
+import { DEVICE_TOKEN, OTTO_ID } from './helpers';
 
 const extraNodes = [
+  require('../../nodes/esp32-listener.ts'),
   require('../../nodes/esp32-mcp-in.ts'),
   require('@node-red/nodes/core/common/20-inject.js'),
   require('@node-red/nodes/core/common/90-comment.js'),
@@ -22,9 +23,10 @@ describe('example flow: esp32-device-tools.json', function () {
     const flow = JSON.parse(readFileSync(join(__dirname, '../../examples/esp32-device-tools.json'), 'utf8')) as FlowNode[];
     const nodes = flow.map((n) => (n.type === 'debug' ? { id: n.id, z: n.z, type: 'helper' } : n));
     assert.ok(flow.some((n) => n.type === 'comment' && String(n.info).includes('self.audio_speaker.set_volume')));
-    await load(nodes, {}, extraNodes);
+    // the user's step from the comment: the device's token in the listener
+    await load(nodes, { 'esp32.listener': { tokens: DEVICE_TOKEN } }, extraNodes);
     const ready = new Promise<void>((resolve) => helper.getNode('esp32.events').on('input', (m: any) => m.topic === 'tools' && resolve()));
-    const device = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/', deviceId: OTTO_ID, fixture: ottoRobot() });
+    const device = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/', deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     try {
       await ready;
       const tools = nextMessage('esp32.tools');

@@ -1,16 +1,20 @@
-// Shared set-up for the esp32 engine tests: a real HTTP server on 127.0.0.1 with a device listener
-// on its `upgrade` event, registered under an id the way the esp32-mcp-in node registers it.
+// Shared set-up for the esp32 engine tests: a real HTTP server on 127.0.0.1 whose `upgrade` event a
+// shared device listener attaches to, the way the esp32-listener node attaches to Node-RED's server.
+// Devices present a token as the firmware does (its OTA token as `Authorization: Bearer`).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEsp32Listener, registerListener, unregisterListener } from '../../src/esp32/listener-registry';
+import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32Listener, Esp32ListenerSettings } from '../../src/esp32/listener';
 import type { DeviceEvent } from '../../src/esp32/device-session';
 import type { WebSocketDeviceListener } from '../../src/esp32/ws-listener';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
 export const LICHUANG_ID = 'a0:b1:c2:d3:e4:f5';
+/** The token every rig accepts unless a test configures its own. */
+export const DEVICE_TOKEN = 'test-device-token';
 
 export interface WsRig {
+  shared: SharedDeviceListener;
   listener: WebSocketDeviceListener;
   server: Server;
   url: string;
@@ -19,43 +23,35 @@ export interface WsRig {
 }
 
 export async function startWsRig(settings: Partial<Esp32ListenerSettings> = {}): Promise<WsRig> {
-  const listener = createEsp32Listener({ id: 'listener-' + Math.random().toString(36).slice(2), transport: 'websocket', requestTimeoutMs: 5000, ...settings }) as WebSocketDeviceListener;
   const server = createServer((_req, res) => res.writeHead(404).end());
-  server.on('upgrade', (req, socket, head) => {
-    if (!listener.handleUpgrade(req, socket, head)) socket.destroy();
-  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  await listener.start();
-  registerListener(listener);
-  const events: DeviceEvent[] = [];
-  listener.registry.on('event', (e: DeviceEvent) => events.push(e));
+  const { shared, listener, events } = await startListener({ transport: 'websocket', requestTimeoutMs: 5000, tokens: [DEVICE_TOKEN], httpServer: server, ...settings });
   const port = (server.address() as AddressInfo).port;
   return {
-    listener,
+    shared,
+    listener: listener as WebSocketDeviceListener,
     server,
     url: `ws://127.0.0.1:${port}${settings.path ?? '/xiaozhi/v1/'}`,
     events,
     async close() {
-      unregisterListener(listener);
-      await listener.close();
+      await shared.close();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
   };
 }
 
-export async function startListener(settings: Esp32ListenerSettings): Promise<{ listener: Esp32Listener; events: DeviceEvent[] }> {
-  const listener = createEsp32Listener(settings);
-  await listener.start();
-  registerListener(listener);
+/** A shared listener opened by a test user; `listener` is the open one. */
+export async function startListener(
+  settings: Esp32ListenerSettings,
+): Promise<{ shared: SharedDeviceListener; listener: Esp32Listener; events: DeviceEvent[] }> {
+  const shared = new SharedDeviceListener('test listener', settings);
   const events: DeviceEvent[] = [];
-  listener.registry.on('event', (e: DeviceEvent) => events.push(e));
-  return { listener, events };
-}
-
-export async function stopListener(listener: Esp32Listener): Promise<void> {
-  unregisterListener(listener);
-  await listener.close();
+  shared.on('event', (e: DeviceEvent) => events.push(e));
+  await shared.register({ testUser: true });
+  const listener = shared.listener;
+  if (!listener) throw new Error(`listener did not start: ${JSON.stringify(shared.status())}`);
+  return { shared, listener, events };
 }
 
 /** Resolves with the first event matching, waiting for it if needed. */

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
 import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice } from '../peers/xiaozhi-device';
-import { LICHUANG_ID, OTTO_ID, rejection, startListener, stopListener, waitForEvent } from './helpers';
+import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startListener, waitForEvent } from './helpers';
 
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
@@ -42,13 +42,13 @@ describe('esp32 engine: MQTT client mode', () => {
   it('reaches an allow-listed device that subscribes to devices/p2p/<mac_>, lists and calls its tools', async () => {
     const device = await XiaozhiMqttDevice.connect({ brokerUrl: broker.url, deviceId: OTTO_ID, mode: 'subscribing', fixture: ottoRobot() });
     devices.push(device);
-    const { listener, events } = await startListener({ id: 'mqtt-client', transport: 'mqtt', broker: broker.url, allow: [OTTO_ID], requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({ transport: 'mqtt', broker: broker.url, allow: [OTTO_ID], requestTimeoutMs: 3000 });
     try {
       const tools = await waitForEvent(listener, events, (e) => e.topic === 'tools');
       assert.equal(tools.device.transport, 'mqtt');
       assert.equal((tools.payload as any[]).length, 20);
       assert.ok(device.fromServer.every((m) => m.topic === 'devices/p2p/d8_3b_da_4e_21_7c'));
-      const p = createEsp32ToolProvider({ id: 's', name: 'mqtt device', listenerId: 'mqtt-client', timeoutMs: 3000 });
+      const p = createEsp32ToolProvider({ id: 's', name: 'mqtt device', source: shared, timeoutMs: 3000 });
       assert.equal((await p.listTools()).tools.length, 13);
       await p.callTool('self.audio_speaker.set_volume', { volume: 40 });
       assert.equal(device.firmware.state.volume, 40);
@@ -61,14 +61,14 @@ describe('esp32 engine: MQTT client mode', () => {
       assert.equal(device.firmware.state.volume, 41);
       await p.close();
     } finally {
-      await stopListener(listener);
+      await shared.close();
     }
   });
 
   it('learns devices from a {mac_} in the device→server topic', async () => {
     const device = await XiaozhiMqttDevice.connect({ brokerUrl: broker.url, deviceId: LICHUANG_ID, mode: 'subscribing', publishTopic: 'xiaozhi/a0_b1_c2_d3_e4_f5/up', fixture: lichuangDev() });
     devices.push(device);
-    const { listener, events } = await startListener({ id: 'mqtt-client-2', transport: 'mqtt', broker: broker.url, publishTopic: 'xiaozhi/{mac_}/up', requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({ transport: 'mqtt', broker: broker.url, publishTopic: 'xiaozhi/{mac_}/up', requestTimeoutMs: 3000 });
     try {
       await new Promise((r) => setTimeout(r, 200)); // let the listener subscribe
       device.sendHello();
@@ -76,18 +76,18 @@ describe('esp32 engine: MQTT client mode', () => {
       assert.equal(tools.device.id, LICHUANG_ID);
       assert.equal((tools.payload as any[]).length, 14);
     } finally {
-      await stopListener(listener);
+      await shared.close();
     }
   });
 });
 
 describe('esp32 engine: MQTT gateway mode', () => {
   it('talks MCP with stock devices that never subscribe, each on its own connection', async () => {
-    const { listener, events } = await startListener({ id: 'gw', transport: 'mqtt-gateway', host: '127.0.0.1', port: 0, requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens: [DEVICE_TOKEN], requestTimeoutMs: 3000 });
     const gw = listener as MqttGatewayListener;
     const url = `mqtt://127.0.0.1:${gw.port}`;
-    const otto = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', fixture: ottoRobot() });
-    const lich = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: LICHUANG_ID, mode: 'stock', fixture: lichuangDev() });
+    const otto = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: DEVICE_TOKEN, fixture: ottoRobot() });
+    const lich = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: LICHUANG_ID, mode: 'stock', password: DEVICE_TOKEN, fixture: lichuangDev() });
     try {
       await waitForEvent(listener, events, (e) => e.topic === 'tools' && e.device.id === OTTO_ID);
       await waitForEvent(listener, events, (e) => e.topic === 'tools' && e.device.id === LICHUANG_ID);
@@ -96,7 +96,7 @@ describe('esp32 engine: MQTT gateway mode', () => {
       assert.match(connected.device.clientId!, /^GID_test@@@d8_3b_da_4e_21_7c@@@/);
       assert.equal(otto.fromServer[0].topic, 'devices/p2p/d8_3b_da_4e_21_7c');
       assert.equal(otto.fromServer[0].frame.payload.method, 'initialize');
-      const p = createEsp32ToolProvider({ id: 's', name: 'gw', listenerId: 'gw', timeoutMs: 3000 });
+      const p = createEsp32ToolProvider({ id: 's', name: 'gw', source: shared, timeoutMs: 3000 });
       await p.callTool('self.audio_speaker.set_volume', { volume: 33 }, { context: { deviceId: LICHUANG_ID } });
       assert.equal(lich.firmware.state.volume, 33);
       assert.equal(otto.firmware.state.volume, 70);
@@ -116,12 +116,12 @@ describe('esp32 engine: MQTT gateway mode', () => {
       await p.close();
     } finally {
       await lich.end();
-      await stopListener(listener);
+      await shared.close();
     }
   });
 
   it('refuses devices outside the allow list and wrong passwords; closing leaves the port free', async () => {
-    const { listener } = await startListener({ id: 'gw2', transport: 'mqtt-gateway', host: '127.0.0.1', port: 0, allow: [OTTO_ID], tokens: ['s3cret'] });
+    const { shared, listener } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, allow: [OTTO_ID], tokens: ['s3cret'] });
     const port = (listener as MqttGatewayListener).port!;
     const url = `mqtt://127.0.0.1:${port}`;
     try {
@@ -132,7 +132,7 @@ describe('esp32 engine: MQTT gateway mode', () => {
       const ok = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: 's3cret', fixture: ottoRobot() });
       await ok.end();
     } finally {
-      await stopListener(listener);
+      await shared.close();
     }
     // nothing is left listening: the same port can be bound again
     const probe = createServer();

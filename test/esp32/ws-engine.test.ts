@@ -3,19 +3,19 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
 import { lichuangDev, ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { LICHUANG_ID, OTTO_ID, rejection, startWsRig, waitForEvent, type WsRig } from './helpers';
+import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startWsRig, waitForEvent, type WsRig } from './helpers';
 
 describe('esp32 engine: WebSocket devices', () => {
   let rig: WsRig;
   const devices: XiaozhiWsDevice[] = [];
   const connect = async (opts: Partial<Parameters<typeof XiaozhiWsDevice.connect>[0]> = {}) => {
-    const d = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), ...opts });
+    const d = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot(), ...opts });
     devices.push(d);
     return d;
   };
   const ready = (id = OTTO_ID) => waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools' && e.device.id === id);
   const provider = (extra: { deviceId?: string; timeoutMs?: number } = {}) =>
-    createEsp32ToolProvider({ id: 'srv', name: 'esp32 server', listenerId: rig.listener.id, timeoutMs: 5000, ...extra });
+    createEsp32ToolProvider({ id: 'srv', name: 'esp32 server', source: rig.shared, timeoutMs: 5000, ...extra });
 
   beforeEach(async () => {
     rig = await startWsRig();
@@ -268,9 +268,9 @@ describe('esp32 engine: WebSocket admission', () => {
 
   it('a device outside the allow list is refused (403); a listed one connects', async () => {
     rig = await startWsRig({ allow: [OTTO_ID.toUpperCase()] });
-    const refused = await rejection(XiaozhiWsDevice.connect({ url: rig.url, deviceId: LICHUANG_ID, fixture: lichuangDev() }));
+    const refused = await rejection(XiaozhiWsDevice.connect({ url: rig.url, deviceId: LICHUANG_ID, token: DEVICE_TOKEN, fixture: lichuangDev() }));
     assert.equal(refused.status, 403);
-    const ok = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    const ok = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
     ok.close();
   });
@@ -278,7 +278,7 @@ describe('esp32 engine: WebSocket admission', () => {
   it('a connection without Device-Id gets HTTP 400', async () => {
     rig = await startWsRig();
     const status = await new Promise<number>((resolve, reject) => {
-      const ws = new WebSocket(rig.url);
+      const ws = new WebSocket(rig.url, { headers: { Authorization: `Bearer ${DEVICE_TOKEN}` } });
       ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.once('open', () => reject(new Error('should not open')));
       ws.once('error', () => undefined);
@@ -288,11 +288,11 @@ describe('esp32 engine: WebSocket admission', () => {
 
   it('offers the vision endpoint in initialize, so the camera tool works; without it the firmware says why', async () => {
     rig = await startWsRig({ vision: { url: 'http://127.0.0.1:9/vision/explain', token: 'vision-token' } });
-    const withVision = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    const withVision = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
     const init = withVision.firmware.received.find((r) => r.method === 'initialize')!;
     assert.deepEqual(init.params.capabilities, { vision: { url: 'http://127.0.0.1:9/vision/explain', token: 'vision-token' } });
-    const p = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 5000 });
+    const p = createEsp32ToolProvider({ id: 's', name: 's', source: rig.shared, timeoutMs: 5000 });
     const photo = await p.callTool('self.camera.take_photo', { question: 'what is on the desk?' });
     assert.match((photo.content[0] as any).text, /"success":true/);
     withVision.close();
@@ -300,9 +300,9 @@ describe('esp32 engine: WebSocket admission', () => {
     await rig.close();
 
     rig = await startWsRig();
-    const plain = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    const plain = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
-    const p2 = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 5000 });
+    const p2 = createEsp32ToolProvider({ id: 's', name: 's', source: rig.shared, timeoutMs: 5000 });
     const err = await rejection(p2.callTool('self.camera.take_photo', { question: 'what?' }));
     assert.match(err.message, /Image explain URL or token is not set/);
     plain.close();
@@ -311,9 +311,13 @@ describe('esp32 engine: WebSocket admission', () => {
 
   it('leaves other paths to other upgrade listeners', async () => {
     rig = await startWsRig({ path: '/custom/path' });
-    const other = await rejection(XiaozhiWsDevice.connect({ url: rig.url.replace('/custom/path', '/xiaozhi/v1/'), deviceId: OTTO_ID, fixture: ottoRobot() }));
-    assert.ok(other instanceof Error);
-    const ok = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    // another listener on the same server (core's websocket-listener, say) owns /xiaozhi/v1/
+    rig.server.on('upgrade', (req, socket) => {
+      if (req.url?.startsWith('/xiaozhi/v1')) socket.end('HTTP/1.1 418 I am the other listener\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    });
+    const other = await rejection(XiaozhiWsDevice.connect({ url: rig.url.replace('/custom/path', '/xiaozhi/v1/'), deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() }));
+    assert.equal(other.status, 418, 'the upgrade was left to the other listener, not answered by ours');
+    const ok = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
     ok.close();
   });
@@ -325,9 +329,9 @@ describe('esp32 engine: WebSocket liveness', () => {
 
   it('a device that stops answering pings (no FIN: power or Wi-Fi lost) is dropped and its calls fail', async () => {
     rig = await startWsRig({ heartbeatMs: 100 });
-    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), firmware: { hangingTools: ['self.otto.stop'] } });
+    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot(), firmware: { hangingTools: ['self.otto.stop'] } });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
-    const p = createEsp32ToolProvider({ id: 's', name: 's', listenerId: rig.listener.id, timeoutMs: 30_000 });
+    const p = createEsp32ToolProvider({ id: 's', name: 's', source: rig.shared, timeoutMs: 30_000 });
     const call = rejection(p.callTool('self.otto.stop', {}));
     (device.ws as any)._socket.pause(); // the device reads nothing more: pings go unanswered
     const err = await call;
@@ -339,7 +343,7 @@ describe('esp32 engine: WebSocket liveness', () => {
 
   it('a device that answers pings stays connected', async () => {
     rig = await startWsRig({ heartbeatMs: 50 });
-    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot() });
+    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(device.ws.readyState, WebSocket.OPEN);
@@ -349,7 +353,7 @@ describe('esp32 engine: WebSocket liveness', () => {
 
   it('a connection that never says hello is closed and never routed to', async () => {
     rig = await startWsRig({ helloTimeoutMs: 100 });
-    const silent = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), sendHello: false });
+    const silent = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot(), sendHello: false });
     await silent.closed;
     // the server side learns of the close on its own socket a moment later
     while (rig.listener.registry.size > 0) await new Promise((r) => rig.listener.registry.once('change', r));

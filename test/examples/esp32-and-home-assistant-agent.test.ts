@@ -6,7 +6,7 @@ import { reply } from '../peers/fake-gemini';
 import { haTools } from '../peers/home-assistant';
 import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-import { dialInDevice, startServicePeers, type ServicePeers } from './service-peers';
+import { dialInDevice, OTTO_ID, startServicePeers, withDeviceToken, type ServicePeers } from './service-peers';
 
 describe('examples: esp32-and-home-assistant-agent.json', function () {
   this.timeout(120_000);
@@ -18,7 +18,7 @@ describe('examples: esp32-and-home-assistant-agent.json', function () {
   before(async () => {
     peers = await startServicePeers();
     nr = await startNodeRed({ env: peers.env });
-    await nr.deploy(flow);
+    await nr.deploy(withDeviceToken(flow));
   });
   after(async () => {
     device?.close();

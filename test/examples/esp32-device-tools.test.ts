@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-import { dialInDevice, OTTO_ID } from './service-peers';
+import { dialInDevice, OTTO_ID, withDeviceToken } from './service-peers';
 
 describe('examples: esp32-device-tools.json', function () {
   this.timeout(120_000);
@@ -14,7 +14,7 @@ describe('examples: esp32-device-tools.json', function () {
 
   before(async () => {
     nr = await startNodeRed();
-    await nr.deploy(flow);
+    await nr.deploy(withDeviceToken(flow));
   });
   after(async () => {
     device?.close();

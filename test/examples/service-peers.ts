@@ -4,7 +4,7 @@
 import { startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import type { NodeRedProcess } from './node-red-process';
+import type { FlowNode, NodeRedProcess } from './node-red-process';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
 
@@ -30,15 +30,24 @@ export async function startServicePeers(): Promise<ServicePeers> {
   };
 }
 
+/** The token a user types into an example's esp32-listener, and into the device's OTA settings. */
+export const DEVICE_TOKEN = 'example-device-token';
+
+/** An example flow as a user deploys it after following its comment: the listener's Tokens filled in. */
+export function withDeviceToken(flow: FlowNode[]): FlowNode[] {
+  return flow.map((n) => (n.type === 'esp32-listener' ? { ...n, credentials: { tokens: DEVICE_TOKEN } } : n));
+}
+
 /**
- * The otto-robot simulator connecting over WebSocket at `path` of Node-RED's own server. The
- * listener is attached once the flow has started, so the first connection is retried briefly.
+ * The otto-robot simulator connecting over WebSocket at `path` of Node-RED's own server, with the
+ * token as the firmware sends it. The listener is attached once the flow has started, so the first
+ * connection is retried briefly.
  */
 export async function dialInDevice(nr: NodeRedProcess, path: string): Promise<XiaozhiWsDevice> {
   const url = `${nr.url.replace('http', 'ws')}${path}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await XiaozhiWsDevice.connect({ url, deviceId: OTTO_ID, fixture: ottoRobot() });
+      return await XiaozhiWsDevice.connect({ url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     } catch (err) {
       if (attempt > 20) throw err;
       await new Promise((r) => setTimeout(r, 250));

@@ -30,7 +30,7 @@ export async function stopRuntime(): Promise<void> {
   await new Promise<void>((resolve) => helper.stopServer(() => resolve()));
 }
 
-const CONFIG_TYPES = new Set(['mcp-server']);
+const CONFIG_TYPES = new Set(['mcp-server', 'esp32-listener']);
 
 /** Loads a flow; nodes without `z` are put on one tab (Catch nodes need a flow to watch). */
 export async function load(flow: FlowNode[], credentials: Record<string, unknown> = {}, extraNodes: unknown[] = []): Promise<void> {

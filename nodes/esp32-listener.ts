@@ -1,0 +1,70 @@
+// `esp32-listener` config node: owns one device listener (WebSocket on Node-RED's server or its
+// own port, MQTT client, or the embedded MQTT gateway) for `esp32-mcp-in` nodes and `mcp-server`
+// nodes with transport "esp32". Settings are parsed and devices served in src/esp32; this adapter
+// wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route.
+import { errorMessage } from '../src/errors';
+import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
+import { SharedDeviceListener } from '../src/esp32/shared-listener';
+import type { Esp32ListenerSettings } from '../src/esp32/listener';
+import { registerEsp32AdminRoutes } from './lib/esp32-admin-routes';
+import { listenerStatus, type Esp32ListenerConfigNode } from './lib/esp32-listener-config';
+import { translator } from './lib/i18n';
+import type { Node, NodeDef, RED } from './lib/red-types';
+
+export = function (RED: RED) {
+  const t = translator(RED, 'esp32-listener');
+  function Esp32ListenerNode(this: Esp32ListenerConfigNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const name = String(def.name || def.id);
+    let settings: Esp32ListenerSettings | Error;
+    try {
+      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {});
+      if (settings.transport === 'websocket' && settings.port === undefined) {
+        settings.httpServer = RED.server;
+        settings.path = joinPath(RED.settings.httpNodeRoot, settings.path!);
+      }
+      settings.log = { debug: (m) => node.debug(m), warn: (m) => node.warn(m) };
+    } catch (err) {
+      // Never throw from a constructor: report once, and every user shows the red status.
+      settings = new Error(errorMessage(err));
+      node.error(t('esp32-listener.errors.badConfig', { reason: settings.message }));
+    }
+    const devices = new SharedDeviceListener(name, settings);
+    node.devices = devices;
+
+    const users = new Set<Node>();
+    devices.on('change', () => {
+      const status = listenerStatus(RED, devices.status());
+      for (const u of users) u.status(status);
+    });
+    node.register = (user: Node) => {
+      users.add(user);
+      user.status(listenerStatus(RED, devices.status()));
+      return devices.register(user);
+    };
+    node.deregister = (user: Node) => {
+      users.delete(user);
+      return devices.deregister(user);
+    };
+    node.on('close', (_removed: boolean, done: () => void) => {
+      users.clear();
+      devices.close().then(done, done);
+    });
+  }
+
+  RED.nodes.registerType('esp32-listener', Esp32ListenerNode as any, {
+    credentials: {
+      tokens: { type: 'password' },
+      username: { type: 'text' },
+      password: { type: 'password' },
+      visionToken: { type: 'password' },
+    },
+  });
+  registerEsp32AdminRoutes(RED);
+};
+
+function joinPath(root: unknown, path: string): string {
+  const base = typeof root === 'string' && root ? root : '/';
+  return base + (base.endsWith('/') ? '' : '/') + (path.startsWith('/') ? path.slice(1) : path);
+}

@@ -1,0 +1,86 @@
+// The esp32-listener settings as the engine sees them: flow JSON and credentials normalised
+// (defaults applied, numbers parsed, `${VAR:-default}` expanded) into one typed shape. Throws a
+// plain Error naming the bad setting; the node shows it as the status of every user.
+import { expandEnv } from '../env-expand';
+import { normalizeDeviceId } from './device-id';
+import type { Esp32Transport } from './device-session';
+import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
+
+const TRANSPORTS: Esp32Transport[] = ['websocket', 'mqtt', 'mqtt-gateway'];
+const VOICE_MODES: VoiceMode[] = ['off', 'flow', 'live'];
+
+export interface RawListenerConfig {
+  transport?: unknown;
+  path?: unknown;
+  port?: unknown;
+  bind?: unknown;
+  anonymous?: unknown;
+  allow?: unknown;
+  broker?: unknown;
+  publishTopic?: unknown;
+  deviceTopic?: unknown;
+  /** `{url, token}` in flow JSON; the editor stores `visionUrl` and the credential `visionToken`. */
+  vision?: unknown;
+  visionUrl?: unknown;
+  voice?: unknown;
+}
+
+export interface ListenerCredentials {
+  tokens?: string;
+  username?: string;
+  password?: string;
+  visionToken?: string;
+}
+
+export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCredentials = {}, env: NodeJS.ProcessEnv = process.env): Esp32ListenerSettings {
+  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : typeof v === 'number' ? String(v) : '');
+  const transport = (str(raw.transport) || 'websocket') as Esp32Transport;
+  if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
+  const voice = (str(raw.voice) || 'off') as VoiceMode;
+  if (!VOICE_MODES.includes(voice)) throw new Error(`voice must be one of ${VOICE_MODES.join(', ')} (got "${voice}")`);
+  const settings: Esp32ListenerSettings = {
+    transport,
+    bind: str(raw.bind) || DEFAULT_BIND,
+    // One field in the editor: tokens separated by newlines (flow JSON), commas or spaces.
+    tokens: expandEnv(creds.tokens ?? '', env).split(/[\s,]+/).filter(Boolean),
+    anonymous: raw.anonymous === true || raw.anonymous === 'true',
+    allow: lines(raw.allow).map(normalizeDeviceId),
+    publishTopic: str(raw.publishTopic) || undefined,
+    deviceTopic: str(raw.deviceTopic) || undefined,
+    vision: visionSetting(raw, creds.visionToken, str),
+    voice,
+  };
+  const port = portSetting(str(raw.port));
+  if (transport === 'websocket') {
+    settings.path = str(raw.path) || DEFAULT_PATH;
+    settings.port = port; // blank: Node-RED's own HTTP server
+  } else if (transport === 'mqtt-gateway') {
+    settings.port = port ?? DEFAULT_GATEWAY_PORT;
+  } else {
+    settings.broker = str(raw.broker);
+    if (!settings.broker) throw new Error('the mqtt transport needs a broker URL (e.g. mqtt://homeassistant.local:1883)');
+    settings.username = creds.username ? expandEnv(creds.username, env) : undefined;
+    settings.password = creds.password ? expandEnv(creds.password, env) : undefined;
+  }
+  return settings;
+}
+
+function portSetting(text: string): number | undefined {
+  if (text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`port must be a number from 1 to 65535, or blank (got "${text}")`);
+  return n;
+}
+
+function lines(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  return typeof value === 'string' ? value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) : [];
+}
+
+function visionSetting(raw: RawListenerConfig, credentialToken: string | undefined, str: (v: unknown) => string): Esp32ListenerSettings['vision'] {
+  const v = raw.vision as { url?: unknown; token?: unknown } | undefined;
+  const url = str(v?.url) || str(raw.visionUrl);
+  if (!url) return undefined;
+  const token = credentialToken || (typeof v?.token === 'string' ? v.token : undefined);
+  return token ? { url, token } : { url };
+}
