@@ -3,6 +3,7 @@
 // with a non-JSON content type (streaming errors arrive as text/event-stream), so we unwrap up to
 // two levels. The API key is scrubbed from every text we build, whatever the server echoed.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
+import { secrets } from '../secrets';
 import type { Usage } from './types';
 
 export interface GeminiErrorContext {
@@ -44,10 +45,9 @@ export function unwrapGeminiMessage(raw: string): GoogleError {
   return current;
 }
 
-export function scrub(text: string, secrets: Array<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-  return out;
+/** The package's one scrubber (src/secrets.ts), with the request's own key added. */
+export function scrub(text: string, extra: Array<string | undefined>): string {
+  return secrets.scrub(text, extra);
 }
 
 const SHORT: Record<number, string> = {

@@ -32,7 +32,7 @@ export interface HostileHttpServer {
   start(): Promise<void>;
 }
 
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object' as const, properties, required });
+const object = (properties: Record<string, any>, required: string[] = []) => ({ type: 'object' as const, properties, required });
 const TOOLS: Tool[] = [
   { name: 'echo', description: 'Echoes the text.', inputSchema: object({ text: { type: 'string' } }, ['text']) },
   { name: 'slow', description: 'Answers after ms milliseconds.', inputSchema: object({ ms: { type: 'number' } }, ['ms']) },
