@@ -91,8 +91,9 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('mcp-server', McpServerNode as any, {
-    // secrets: JSON {"headers":{…},"env":{…}} of the header and env entries marked secret in the editor
-    credentials: { token: { type: 'password' }, secrets: { type: 'password' } },
+    // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
+    // secretNames: their names only, so the editor can list them without ever receiving a value
+    credentials: { token: { type: 'password' }, secrets: { type: 'password' }, secretNames: { type: 'text' } },
   });
   registerServerAdminRoutes(RED);
 };
