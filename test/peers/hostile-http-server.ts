@@ -26,6 +26,8 @@ export interface HostileHttpServer {
   posts: number;
   /** tools/call requests that reached a tool. */
   calls: number;
+  /** The headers of the last POST (to prove what the client sent). */
+  lastHeaders: IncomingHttpHeaders;
   /** Kill every connection and stop listening. */
   stop(): Promise<void>;
   /** Listen again on the same port. */
@@ -47,6 +49,7 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     mode,
     posts: 0,
     calls: 0,
+    lastHeaders: {},
     async start() {
       http = createServer((req, res) => void handle(req, res));
       await new Promise<void>((resolve, reject) => {
@@ -67,7 +70,10 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if ((req.url ?? '').split('?')[0] !== '/mcp') return void res.writeHead(404).end();
-    if (req.method === 'POST') peer.posts++;
+    if (req.method === 'POST') {
+      peer.posts++;
+      peer.lastHeaders = req.headers;
+    }
     if (req.method === 'POST' && peer.mode !== 'ok') {
       for await (const _ of req); // read the request before answering, as a real server does
       if (peer.mode === 'garbage-json') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{jsonrpc: 2.0, oops');
