@@ -3,6 +3,7 @@
 // nodes with transport "esp32". Settings are parsed and devices served in src/esp32; this adapter
 // wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route.
 import { errorMessage } from '../src/errors';
+import { nodeEnvLookup } from './lib/node-env';
 import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../src/esp32/shared-listener';
 import type { Esp32ListenerSettings } from '../src/esp32/listener';
@@ -19,7 +20,7 @@ export = function (RED: RED) {
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;
     try {
-      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {});
+      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, nodeEnvLookup(RED, node));
       if (settings.transport === 'websocket' && settings.port === undefined) {
         settings.httpServer = RED.server;
         settings.path = joinPath(RED.settings.httpNodeRoot, settings.path!);

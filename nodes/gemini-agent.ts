@@ -13,6 +13,7 @@ import { FlowCallRouter } from '../src/gemini/flow-executor';
 import { DEFAULT_HISTORY_TURNS, contextKey, promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
 import { buildCatalog, type MessageTools, type ServerSource } from '../src/gemini/tool-catalog';
 import type { FunctionCallingMode } from '../src/gemini/types';
+import { secrets } from '../src/secrets';
 import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input-handler';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
@@ -55,6 +56,8 @@ export = function register(RED: RED) {
     const timeoutMs = numberSetting(def.timeout, 120)! * 1000;
     const router = new FlowCallRouter(node.id);
     const closing = new AbortController();
+    // The key wherever it comes from is masked in everything this and every other node emits.
+    const releaseKey = secrets.register([node.credentials?.apiKey, process.env.GOOGLE_API_KEY, process.env.GEMINI_API_KEY]);
 
     const entries: ServerEntry[] = Array.isArray(def.servers) ? (def.servers as ServerEntry[]) : [];
     const servers: ConfiguredServer[] = [];
@@ -167,6 +170,7 @@ export = function register(RED: RED) {
     node.on('close', (removed: boolean, done: () => void) => {
       closing.abort();
       router.close();
+      releaseKey();
       for (const s of servers) s.node.deregister(node);
       done();
     });

@@ -1,6 +1,7 @@
 // `mcp-server` config node: owns one long-lived MCP session (or, for transport "esp32", the route
 // to a device that dialled in) and mirrors its state onto every node that registered with it.
 import { errorMessage } from '../src/errors';
+import { secrets } from '../src/secrets';
 import { McpSession } from '../src/mcp/session';
 import { normalizeSettings, type McpServerSettings } from '../src/mcp/settings';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
@@ -10,6 +11,7 @@ import { registerServerAdminRoutes } from './lib/server-admin-routes';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
 import { nodeEnvLookup, withStdioPaths } from './lib/node-env';
+import { guardNode } from './lib/secret-gate';
 import { statusFor } from './lib/server-status';
 import type { McpServerConfigNode } from './lib/server-config';
 
@@ -20,8 +22,13 @@ export = function (RED: RED) {
     const node = this;
     const users = new Set<Node>();
     let provider: ToolProvider;
+    guardNode(node);
+    // Registered before anything can fail, so even a bad-config message cannot carry them.
+    const releases = [secrets.register([node.credentials?.token, ...secretCredentialValues(node.credentials?.secrets)])];
+    const releaseSecrets = () => releases.forEach((release) => release());
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...def, id: def.id }, node.credentials?.token, nodeEnvLookup(RED, node)));
+      const settings = withStdioPaths(RED, normalizeSettings({ ...def, id: def.id, secrets: node.credentials?.secrets }, node.credentials?.token, nodeEnvLookup(RED, node)));
+      releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
       provider = createProvider(settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
@@ -38,6 +45,7 @@ export = function (RED: RED) {
       for (const u of users) u.status(status(s));
     });
     node.register = (user: Node) => {
+      guardNode(user); // the status mirrored below leaves through the user node
       users.add(user);
       user.status(status(provider.state()));
     };
@@ -46,7 +54,11 @@ export = function (RED: RED) {
     };
     node.on('close', (_removed: boolean, done: () => void) => {
       users.clear();
-      provider.close().then(done, done);
+      const finish = () => {
+        releaseSecrets();
+        done();
+      };
+      provider.close().then(finish, finish);
     });
   }
 
@@ -69,8 +81,21 @@ export = function (RED: RED) {
     });
   }
 
+  /** Every string in the `secrets` credential, even when it is not valid JSON: all of it is secret. */
+  function secretCredentialValues(raw: unknown): string[] {
+    if (typeof raw !== 'string' || !raw.trim()) return [];
+    try {
+      const parsed = JSON.parse(raw) as Record<string, Record<string, unknown>>;
+      return Object.values(parsed ?? {}).flatMap((group) => Object.values(group ?? {}).map(String));
+    } catch {
+      return [raw];
+    }
+  }
+
   RED.nodes.registerType('mcp-server', McpServerNode as any, {
-    credentials: { token: { type: 'password' } },
+    // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
+    // secretNames: their names only, so the editor can list them without ever receiving a value
+    credentials: { token: { type: 'password' }, secrets: { type: 'password' }, secretNames: { type: 'text' } },
   });
   registerServerAdminRoutes(RED);
 };

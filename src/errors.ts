@@ -21,7 +21,7 @@ export function errorMessage(err: unknown): string {
 export function rootCause(err: unknown): string {
   let e: any = err;
   for (let i = 0; i < 5 && e; i++) {
-    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+    if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return e.code;
     if (e.cause) e = e.cause;
     else break;
   }

@@ -20,6 +20,7 @@ import type { FunctionCallingMode, TraceStep } from '../../src/gemini/types';
 import { lines, numberSetting } from './input-handler';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
+import { scrubAnswers, secretsInBody } from './secret-gate';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
 const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
@@ -43,7 +44,9 @@ export function registerGeminiAdminRoutes(RED: RED): void {
   if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
   registeredOn.add(RED.httpAdmin);
 
-  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), async (req: any, res: any) => {
+  // Answers pass the secret gate: a model that repeats the key, or a server's echoed token, is masked.
+  const gate = scrubAnswers((req) => [...secretsInBody(req), storedKey(RED, req.body ?? {})]);
+  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), gate, async (req: any, res: any) => {
     const body = req.body ?? {};
     const secrets: Array<string | undefined> = [];
     try {
@@ -55,7 +58,7 @@ export function registerGeminiAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), async (req: any, res: any) => {
+  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), gate, async (req: any, res: any) => {
     try {
       const { rows, missing } = serverRows(RED, (req.body ?? {}).config ?? {});
       const catalog = await buildCatalog(rows.map((r) => r.source));
@@ -97,6 +100,11 @@ function serverRows(RED: RED, config: TestConfig): { rows: Array<{ id: string; s
 
 // A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
 // blank means the environment's GEMINI_API_KEY / GOOGLE_API_KEY, as at runtime.
+function storedKey(RED: RED, body: { id?: unknown }): string | undefined {
+  if (typeof body.id !== 'string' || !body.id) return undefined;
+  return ((RED.nodes as any).getCredentials?.(body.id) as { apiKey?: string } | undefined)?.apiKey;
+}
+
 function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }): string {
   const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
   if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);

@@ -1,9 +1,11 @@
 // Every input handler goes through here so that it always ends in `send`+`done()` or `done(err)`
 // (Catch nodes see every failure, no unhandled rejection reaches Node-RED) and follows the request
 // lifecycle of core's http request node: blue dot while in flight, cleared on success, red ring
-// with a short reason on failure.
+// with a short reason on failure. It is also the secret gate of every node with an input: what the
+// node sends, logs, shows or fails with is scrubbed (nodes/lib/secret-gate.ts).
 import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
+import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
 
 export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
 
@@ -16,10 +18,11 @@ export interface InputHandlerOptions {
 
 export function handleInput(node: Node, handler: AsyncInputHandler, options: InputHandlerOptions = {}): void {
   let inFlight = 0;
+  guardNode(node);
   node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
     inFlight++;
     node.status({ fill: 'blue', shape: 'dot', text: options.busyText ?? '' });
-    handler(msg, send).then(
+    handler(msg, scrubbedSend(send)).then(
       () => {
         inFlight--;
         if (inFlight === 0) node.status(options.idleStatus?.() ?? {});
@@ -27,7 +30,7 @@ export function handleInput(node: Node, handler: AsyncInputHandler, options: Inp
       },
       (err: unknown) => {
         inFlight--;
-        const error = err instanceof Error ? err : new Error(errorMessage(err));
+        const error = scrubbedError(err instanceof Error ? err : new Error(errorMessage(err)));
         node.status({ fill: 'red', shape: 'ring', text: shortStatus(error) });
         done(error);
       },

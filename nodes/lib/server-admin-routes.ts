@@ -6,6 +6,7 @@
 //                                sends (a server not deployed yet, or changed since), so dropdowns
 //                                and compiler warnings work before the first deploy
 // Tokens stay server-side: the editor sends the placeholder and we read the stored credential.
+// Every answer passes the secret gate, with the secrets typed into the dialog masked too.
 import { errorMessage } from '../../src/errors';
 import { McpSession } from '../../src/mcp/session';
 import { normalizeSettings } from '../../src/mcp/settings';
@@ -14,6 +15,7 @@ import type { Tool } from '../../src/mcp/tool-provider';
 import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
+import { scrubAnswers, secretsInBody } from './secret-gate';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
 const registeredOn = new WeakSet<object>();
@@ -23,7 +25,7 @@ export function registerServerAdminRoutes(RED: RED): void {
   if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
   registeredOn.add(RED.httpAdmin);
 
-  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), async (req: any, res: any) => {
+  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req: any, res: any) => {
     const server = getServerNode(RED, req.params.id);
     if (!server) return res.status(404).json({ error: 'mcp-server not deployed: deploy the flow first, or use Test connection' });
     try {
@@ -36,13 +38,13 @@ export function registerServerAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
     const body = req.body ?? {};
     const config = body.config ?? {};
     const token = tokenFor(RED, body);
     let session: McpSession | undefined;
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token));
+      const settings = withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection', secrets: secretsFor(RED, body) }, token));
       if (settings.transport === 'esp32') {
         return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-listener; deploy it and see its device list' });
       }
@@ -64,11 +66,11 @@ export function registerServerAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
     const body = req.body ?? {};
     let session: McpSession | undefined;
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body)));
+      const settings = withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools', secrets: secretsFor(RED, body) }, tokenFor(RED, body)));
       if (settings.transport === 'esp32') {
         return res.status(404).json({ error: 'ESP32 devices connect to an esp32-listener: deploy it first' });
       }
@@ -92,6 +94,13 @@ function tokenFor(RED: RED, body: { id?: unknown; token?: unknown }): string | u
   if (token && token !== PASSWORD_PLACEHOLDER) return token;
   const stored = typeof body.id === 'string' && body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
   return stored?.token;
+}
+
+// Secret header/env entries: what the dialog typed ({headers, env} object), else the stored credential.
+function secretsFor(RED: RED, body: { id?: unknown; secrets?: unknown }): unknown {
+  if (body.secrets && typeof body.secrets === 'object') return body.secrets;
+  const stored = typeof body.id === 'string' && body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
+  return stored?.secrets;
 }
 
 function addCompiled(body: Record<string, unknown>, tools: unknown[], format: unknown, prefix: unknown): void {

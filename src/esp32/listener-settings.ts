@@ -1,7 +1,7 @@
 // The esp32-listener settings as the engine sees them: flow JSON and credentials normalised
 // (defaults applied, numbers parsed, `${VAR:-default}` expanded) into one typed shape. Throws a
 // plain Error naming the bad setting; the node shows it as the status of every user.
-import { expandEnv } from '../env-expand';
+import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
 import { normalizeDeviceId } from './device-id';
 import type { Esp32Transport } from './device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
@@ -32,7 +32,7 @@ export interface ListenerCredentials {
   visionToken?: string;
 }
 
-export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCredentials = {}, env: NodeJS.ProcessEnv = process.env): Esp32ListenerSettings {
+export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCredentials = {}, env: EnvLookup = processEnvLookup): Esp32ListenerSettings {
   const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : typeof v === 'number' ? String(v) : '');
   const transport = (str(raw.transport) || 'websocket') as Esp32Transport;
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);

@@ -194,6 +194,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
 
   private refused(deviceId: string | undefined, why: string): void {
     // The id comes from the client: shown short and without control characters.
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     const who = deviceId ? ` from ${normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40)}` : '';
     this.settings.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
   }

@@ -3,6 +3,7 @@
 // with a non-JSON content type (streaming errors arrive as text/event-stream), so we unwrap up to
 // two levels. The API key is scrubbed from every text we build, whatever the server echoed.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
+import { secrets } from '../secrets';
 import type { Usage } from './types';
 
 export interface GeminiErrorContext {
@@ -44,10 +45,9 @@ export function unwrapGeminiMessage(raw: string): GoogleError {
   return current;
 }
 
-export function scrub(text: string, secrets: Array<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-  return out;
+/** The package's one scrubber (src/secrets.ts), with the request's own key added. */
+export function scrub(text: string, extra: Array<string | undefined>): string {
+  return secrets.scrub(text, extra);
 }
 
 const SHORT: Record<number, string> = {
@@ -78,10 +78,25 @@ export function toGeminiError(err: unknown, ctx: GeminiErrorContext): McpNodeErr
       geminiStatus: g.status,
     });
   }
-  const cause = rootCause(err);
   const where = ctx.endpoint ? ` at ${ctx.endpoint}` : '';
-  const text = scrub(`Cannot reach Gemini${where}: ${cause === errorMessage(err) ? cause : `${errorMessage(err)} (${cause})`}`, ctx.secrets);
+  if (e && e.name === 'SyntaxError') {
+    // The request went through and something answered, just not with Gemini's JSON.
+    const text = scrub(
+      `Gemini${where} answered, but the answer is unreadable (${errorMessage(err)}): check that the base URL points at the Gemini API and not at a proxy or web page`,
+      ctx.secrets,
+    );
+    return new McpNodeError(text, 'unreadable answer', 'GEMINI_UNREADABLE');
+  }
+  const cause = rootCause(err);
+  const text = scrub(`Cannot reach Gemini${where}: ${cause === errorMessage(err) ? cause : `${errorMessage(err)} (${cause})`}${advice(cause)}`, ctx.secrets);
   return new McpNodeError(text, cause.length > 30 ? 'unreachable' : cause, 'GEMINI_UNREACHABLE');
+}
+
+function advice(cause: string): string {
+  if (cause === 'ENOTFOUND' || cause === 'EAI_AGAIN') return ': the host name does not resolve, check the base URL and DNS';
+  if (cause === 'ECONNREFUSED') return ': nothing listens there, check the base URL';
+  if (cause === 'ECONNRESET' || cause.startsWith('UND_ERR')) return ': the connection was cut, try again';
+  return '';
 }
 
 /** Raised when the model still calls functions after `maxSteps` model turns; carries the partial trace. */

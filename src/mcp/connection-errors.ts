@@ -43,16 +43,47 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: ${text} (check the access token)`, text, 'UNAUTHORIZED', { status });
   }
   if (status !== undefined) {
-    return new McpNodeError(`${where}: HTTP ${status} ${errorMessage(err)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
+    return new McpNodeError(`${where}: HTTP ${status} ${clip(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
   }
   if (isTimeout(err)) {
     return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
   }
   const cause = rootCause(err);
-  const code = /^E[A-Z]+$/.test(cause) ? cause : undefined;
+  const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;
   if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (command not found)`, 'spawn ENOENT', code);
-  if (code) return new McpNodeError(`${where}: ${code}`, code, code);
+  if (code) {
+    // fetch says only "fetch failed"; the cause carries the code and what the socket saw.
+    const said = [errorMessage(err), causeMessage(err)].filter((m) => m && m !== code && !m.includes(code)).join(': ');
+    return new McpNodeError(`${where}: ${code}${said ? ` (${said})` : ''}${ADVICE[code] ? `: ${ADVICE[code]}` : ''}`, code, code, { cause: code });
+  }
   return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err)), 'CONNECTION_ERROR');
+}
+
+const REACH = 'the host cannot be reached: check the network and the URL';
+const CUT = "the server closed the connection during the request: check the server's log (the session reconnects by itself)";
+const ADVICE: Record<string, string> = {
+  ECONNREFUSED: 'nothing listens at that address: start the server or correct the URL',
+  ENOTFOUND: "the host name does not resolve: check the URL's host name and DNS",
+  EAI_AGAIN: "the host name does not resolve right now (DNS): check the URL's host name and DNS",
+  ECONNRESET: CUT,
+  EPIPE: CUT,
+  UND_ERR_SOCKET: CUT,
+  UND_ERR_CLOSED: CUT,
+  ETIMEDOUT: REACH,
+  EHOSTUNREACH: REACH,
+  ENETUNREACH: REACH,
+  UND_ERR_CONNECT_TIMEOUT: REACH,
+};
+
+/** The innermost cause's own text ("other side closed", "getaddrinfo ENOTFOUND x.invalid"). */
+function causeMessage(err: unknown): string {
+  let e: any = err;
+  for (let i = 0; i < 5 && e?.cause; i++) e = e.cause;
+  return e && e !== err ? errorMessage(e) : '';
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? s.slice(0, max) + '…' : s;
 }
 
 function shorten(s: string): string {

@@ -25,6 +25,9 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly readBuffer = new ReadBuffer();
   private exited?: Promise<void>;
   private closing = false;
+  private exit?: { code: number | null; signal: NodeJS.Signals | null };
+  /** The last stderr lines: what a server that dies says about why. */
+  private readonly recentStderr: string[] = [];
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
 
@@ -44,7 +47,12 @@ export class ProcessGroupStdioTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
-      this.exited = new Promise((r) => child.once('exit', () => r()));
+      this.exited = new Promise((r) =>
+        child.once('exit', (code, signal) => {
+          this.exit = { code, signal };
+          r();
+        }),
+      );
       child.once('error', (err: NodeJS.ErrnoException) => {
         const e = new Error(`cannot start "${command}": ${err.code ?? err.message}`, { cause: err });
         (e as any).code = err.code;
@@ -72,10 +80,27 @@ export class ProcessGroupStdioTransport implements Transport {
         while ((i = pending.indexOf('\n')) >= 0) {
           const line = pending.slice(0, i).replace(/\r$/, '');
           pending = pending.slice(i + 1);
-          if (line) this.options.onStderrLine?.(line);
+          if (!line) continue;
+          this.recentStderr.push(line.length > MAX_LINE ? line.slice(0, MAX_LINE) + '…' : line);
+          if (this.recentStderr.length > KEPT_LINES) this.recentStderr.shift();
+          this.options.onStderrLine?.(line);
         }
       });
     });
+  }
+
+  /**
+   * Why the server is gone, when it went by itself: `exited with code 1: Error: Cannot find module …`
+   * (its last stderr lines), or undefined while it runs or after we closed it.
+   */
+  exitDescription(): string | undefined {
+    if (!this.exit || this.closing) return undefined;
+    const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+    // Node and Python print a stack, code frames and a version footer around the one line that matters.
+    const said = this.recentStderr.filter((l) => !/^\s+(at |File ")|^\s*[\^{}]?\s*$|^Node\.js v\d|^\s+\w+: .*,?$/.test(l));
+    const errors = said.filter((l) => /error|exception|fatal|cannot|not found|denied|refused/i.test(l));
+    const chosen = (errors.length ? errors : said).slice(-2);
+    return chosen.length ? `${how}: ${chosen.join(' | ')}` : `${how} (it wrote nothing on stderr)`;
   }
 
   private drain(): void {
@@ -116,6 +141,9 @@ export class ProcessGroupStdioTransport implements Transport {
     this.readBuffer.clear();
   }
 }
+
+const KEPT_LINES = 20;
+const MAX_LINE = 300;
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {

@@ -6,7 +6,7 @@
 // - after the server goes away it reconnects in the background, 1 s doubling to 30 s
 // - the tool list is cached per session and refreshed on tools/list_changed and on reconnect
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { connectionError, httpStatusOf, isSessionExpired } from './connection-errors';
+import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired } from './connection-errors';
 import { listAllTools } from './list-all-tools';
 import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
@@ -24,6 +24,7 @@ import type {
   ToolProvider,
 } from './tool-provider';
 import { createTransport } from './transport-factory';
+import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 import { CLIENT_INFO } from './client-info';
 
 export interface SessionLogger {
@@ -47,6 +48,8 @@ interface ListedTools {
 
 interface Connection {
   client: Client;
+  /** Set for stdio: says how the child ended when it ends by itself. */
+  process?: ProcessGroupStdioTransport;
   kind: 'http' | 'sse' | 'stdio';
   protocolVersion?: string;
   serverInfo?: Implementation;
@@ -66,6 +69,9 @@ export class McpSession implements ToolProvider {
   private backoffMs = MIN_BACKOFF_MS;
   private reconnectTimer?: NodeJS.Timeout;
   private refreshTimer?: NodeJS.Timeout;
+  /** How the last stdio child ended by itself, for the errors of the calls it took with it. */
+  private lastExit?: string;
+  private lastFailure?: string;
 
   constructor(
     readonly settings: McpServerSettings,
@@ -227,6 +233,8 @@ export class McpSession implements ToolProvider {
           }
           this.conn = conn;
           this.backoffMs = MIN_BACKOFF_MS;
+          this.lastFailure = undefined;
+          this.lastExit = undefined;
           this.cached = undefined;
           this.setState({ kind: 'connecting' });
           return conn;
@@ -234,7 +242,15 @@ export class McpSession implements ToolProvider {
         .catch((err) => {
           const e = connectionError(this.where, err, this.settings.timeoutMs);
           this.setState({ kind: 'error', reason: e.status });
-          this.scheduleReconnect();
+          const wait = this.scheduleReconnect();
+          // One line per failed attempt at most, and only when the reason changed: a server that
+          // stays down for a day must not fill the log.
+          if (wait !== undefined) {
+            const line = `${e.message}; retrying in ${Math.round(wait / 1000)} s`;
+            if (e.message !== this.lastFailure) this.log.warn(line);
+            else this.log.debug(line);
+          }
+          this.lastFailure = e.message;
           throw e;
         })
         .finally(() => {
@@ -263,24 +279,35 @@ export class McpSession implements ToolProvider {
   }
 
   private async openWith(kind: 'http' | 'sse' | 'stdio'): Promise<Connection> {
+    // stderr is held back until the server speaks MCP: a server that dies at start prints a stack
+    // every retry, and its gist goes into the one error line instead (exitDescription).
+    let held: string[] | undefined = [];
+    const logStderr = (line: string) => (this.log.info ?? this.log.debug)(`[${this.settings.name || this.settings.command}] ${line}`);
     const transport = createTransport(this.settings, kind, {
-      onStderrLine: (line) => (this.log.info ?? this.log.debug)(`[${this.settings.name || this.settings.command}] ${line}`),
+      onStderrLine: (line) => {
+        if (!held) logStderr(line);
+        else if (held.length < 50) held.push(line);
+      },
     });
     const client = new Client(CLIENT_INFO, { capabilities: {}, ...versionOptions(this.settings.protocolVersion) });
     readResponsesLeniently(transport, {
       modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',
       onUncaptured: (warnings) => this.logWarnings(warnings),
     });
-    const conn: Connection = { client, kind };
+    const conn: Connection = { client, kind, process: transport instanceof ProcessGroupStdioTransport ? transport : undefined };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
     client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);
     client.onclose = () => this.onClosed(conn);
     try {
       await client.connect(transport, { timeout: this.settings.timeoutMs });
     } catch (err) {
+      const exit = conn.process?.exitDescription();
       await client.close().catch(() => undefined);
+      if (exit) throw new McpNodeError(`${this.where}: ${exit}`, exitStatus(exit), 'SERVER_EXITED');
       throw err;
     }
+    for (const line of held) logStderr(line);
+    held = undefined;
     conn.protocolVersion = client.getNegotiatedProtocolVersion();
     conn.serverInfo = client.getServerVersion();
     return conn;
@@ -302,7 +329,8 @@ export class McpSession implements ToolProvider {
     this.conn = undefined;
     this.cached = undefined;
     if (this.closed) return;
-    this.log.warn(`${this.where}: connection closed; reconnecting`);
+    this.lastExit = conn.process?.exitDescription();
+    this.log.warn(`${this.where}: ${this.lastExit ?? 'connection closed'}; reconnecting`);
     this.setState({ kind: 'error', reason: 'disconnected' });
     this.scheduleReconnect();
   }
@@ -313,8 +341,9 @@ export class McpSession implements ToolProvider {
     void closeQuietly(conn);
   }
 
-  private scheduleReconnect(): void {
-    if (this.closed || !this.used || this.reconnectTimer) return;
+  /** The wait before the next attempt, or undefined when none was scheduled now. */
+  private scheduleReconnect(): number | undefined {
+    if (this.closed || !this.used || this.reconnectTimer) return undefined;
     const wait = this.backoffMs;
     this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
     this.reconnectTimer = setTimeout(() => {
@@ -323,10 +352,14 @@ export class McpSession implements ToolProvider {
       this.refreshTools().catch(() => undefined); // connection() reschedules on failure
     }, wait);
     this.reconnectTimer.unref?.();
+    return wait;
   }
 
   private requestError(what: string, err: unknown, timeoutMs: number): McpNodeError {
     if (err instanceof McpNodeError) return err;
+    if (this.lastExit && !this.conn && isConnectionLost(err)) {
+      return new McpNodeError(`${this.where}: ${what} failed: the server ${this.lastExit}`, exitStatus(this.lastExit), 'SERVER_EXITED');
+    }
     if (err instanceof ProtocolError) {
       return new McpNodeError(`${this.where}: ${what} failed: ${errorMessage(err)}`, shortReason(errorMessage(err)), 'PROTOCOL_ERROR', {
         code: (err as { code?: unknown }).code,
@@ -364,6 +397,11 @@ async function closeQuietly(conn: Connection): Promise<void> {
   } catch {
     /* already gone */
   }
+}
+
+/** "exited with code 1" / "was killed by SIGKILL" for the red ring. */
+function exitStatus(exit: string): string {
+  return exit.split(':')[0].replace(/^was /, '').replace(/ \(.*$/, '');
 }
 
 function shortReason(s: string): string {

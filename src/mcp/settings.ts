@@ -22,6 +22,14 @@ export interface McpServerSettings {
   protocolVersion: string;
   /** Bearer token; never logged, never put into a message. */
   token?: string;
+  /** Every credential value (token, secret header and env values), for the secret scrubber. */
+  secretValues?: string[];
+}
+
+/** Header and env entries marked secret: kept in the node's credentials, merged over the plain ones. */
+export interface SecretEntries {
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -41,6 +49,8 @@ export interface RawServerConfig {
   deviceId?: unknown;
   timeout?: unknown;
   protocolVersion?: unknown;
+  /** The `secrets` credential: JSON text (or object) of SecretEntries. */
+  secrets?: unknown;
 }
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
@@ -58,6 +68,9 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
     protocolVersion: str(raw.protocolVersion) || 'auto',
     token: token ? expandEnv(token, env) : undefined,
   };
+  const secretValues: string[] = [];
+  settings.secretValues = secretValues;
+  const secret = secretEntriesOf(raw.secrets, env);
   if (transport === 'http' || transport === 'sse') {
     settings.url = str(raw.url);
     if (!settings.url) throw new Error('url is required for the http and sse transports');
@@ -66,7 +79,8 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
     } catch {
       throw new Error(`url "${settings.url}" is not a valid URL`);
     }
-    settings.headers = stringRecord(expandEnvDeep(parseJsonish(raw.headers, 'headers'), env), 'headers');
+    settings.headers = withSecrets(stringRecord(expandEnvDeep(parseJsonish(raw.headers, 'headers'), env), 'headers'), secret.headers);
+    secretValues.push(...Object.values(secret.headers ?? {}));
   } else if (transport === 'stdio') {
     settings.command = str(raw.command);
     if (!settings.command) throw new Error('command is required for the stdio transport');
@@ -74,13 +88,39 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
     if (!Array.isArray(args)) throw new Error('args must be an array of strings');
     settings.args = args.map(String);
     settings.cwd = str(raw.cwd) || undefined;
-    settings.env = stringRecord(expandEnvDeep(parseJsonish(raw.env, 'env'), env), 'env');
+    settings.env = withSecrets(stringRecord(expandEnvDeep(parseJsonish(raw.env, 'env'), env), 'env'), secret.env);
+    secretValues.push(...Object.values(secret.env ?? {}));
   } else {
     settings.listener = str(raw.listener);
     settings.deviceId = str(raw.deviceId).toLowerCase() || undefined;
     if (!settings.listener) throw new Error('listener (an esp32-listener config node) is required for the esp32 transport');
   }
+  if (settings.token) secretValues.push(settings.token);
   return settings;
+}
+
+/** Reads the `secrets` credential; a malformed one names itself without echoing its content. */
+export function secretEntriesOf(v: unknown, env: EnvLookup = processEnvLookup): SecretEntries {
+  let parsed: unknown = v;
+  if (typeof v === 'string') {
+    if (v.trim() === '') return {};
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      throw new Error('the secret headers/environment credential is not valid JSON: enter the secret entries again');
+    }
+  }
+  if (!parsed || typeof parsed !== 'object') return {};
+  const p = parsed as { headers?: unknown; env?: unknown };
+  return {
+    headers: stringRecord(expandEnvDeep(p.headers, env), 'secret headers'),
+    env: stringRecord(expandEnvDeep(p.env, env), 'secret environment'),
+  };
+}
+
+function withSecrets(plain: Record<string, string> | undefined, secret: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!secret || Object.keys(secret).length === 0) return plain;
+  return { ...(plain ?? {}), ...secret };
 }
 
 /** The editor stores objects/arrays as JSON text; flow JSON written by hand uses real values. */

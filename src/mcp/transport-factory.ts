@@ -1,6 +1,8 @@
 // Builds the SDK transport for a server's settings. The bearer token and extra headers go on every
 // HTTP request, the legacy SSE GET included (the SSE transport applies requestInit headers there).
+import { perRequestSignalFetch } from './per-request-signal-fetch';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
+import { readableReplyFetch } from './readable-reply-fetch';
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './sdk';
 import type { McpServerSettings } from './settings';
 
@@ -26,9 +28,11 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
   }
   const url = new URL(s.url!);
   const requestInit: RequestInit = { headers: httpHeaders(s) };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
+  // Each request gets its own abort signal (no listener pile-up on the transport's long-lived one).
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch: perRequestSignalFetch() });
   return new StreamableHTTPClientTransport(url, {
     requestInit,
+    fetch: perRequestSignalFetch(readableReplyFetch()),
     // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });

@@ -6,7 +6,7 @@ import { reply } from '../peers/fake-gemini';
 import { haTools } from '../peers/home-assistant';
 import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-import { dialInDevice, OTTO_ID, startServicePeers, withDeviceToken, type ServicePeers } from './service-peers';
+import { dialInDevice, startServicePeers, withDeviceToken, type ServicePeers } from './service-peers';
 
 describe('examples: esp32-and-home-assistant-agent.json', function () {
   this.timeout(120_000);

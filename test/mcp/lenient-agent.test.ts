@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
 import { startLenientServer, USABLE_TOOL_NAMES } from '../peers/lenient-server';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import type { HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import type { HttpEndpoint } from '../../servers/todo/http-transport';
 import { agentFlow, ALL_NODES, run, type FakeGemini, useAgentPeers } from '../gemini/harness';
 import { load, nextMessage, send, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
 import { helper } from '../gemini/harness';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { captureLogs, helper, load, nextMessage, send, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
 import { startLenientServer, USABLE_TOOL_NAMES } from '../peers/lenient-server';
-import type { HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import type { HttpEndpoint } from '../../servers/todo/http-transport';
 
 /** The tool each repair or omission must name, and a word of its message. */
 const EXPECTED_WARNINGS: Array<[string, string, RegExp]> = [

@@ -134,6 +134,19 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
         if (streaming) sendEvents(res, [step.body]);
         else sendJson(res, step.body);
         return;
+      case 'unreadable':
+        res.writeHead(200, { 'Content-Type': streaming ? 'text/event-stream' : 'application/json; charset=UTF-8' });
+        res.end(streaming ? `data: ${step.body}\r\n\r\n` : step.body);
+        return;
+      case 'endless': {
+        if (!streaming) return; // holds the request open without a word
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        const tick = setInterval(() => {
+          res.write('data: ' + JSON.stringify(envelope([{ content: { role: 'model', parts: [{ text: 'more ' }] }, index: 0 }])) + '\r\n\r\n');
+        }, step.everyMs);
+        res.on('close', () => clearInterval(tick));
+        return;
+      }
       case 'blocked': {
         const b = envelope(undefined, { promptFeedback: { blockReason: step.reason, safetyRatings: [] } });
         if (streaming) sendEvents(res, [b]);

@@ -10,7 +10,11 @@ export type Step =
   | { kind: 'blocked'; reason: string }
   | { kind: 'raw'; body: unknown }
   | { kind: 'error'; status: number; googleStatus: string; message: string; details?: unknown[] }
-  | { kind: 'midStreamError'; status: number; googleStatus: string; message: string };
+  | { kind: 'midStreamError'; status: number; googleStatus: string; message: string }
+  /** 200 with the given body text as the answer: not JSON (a proxy, a truncated answer). */
+  | { kind: 'unreadable'; body: string }
+  /** Streaming: a text chunk every `everyMs` that never ends; not streaming: no answer at all. */
+  | { kind: 'endless'; everyMs: number };
 
 export type ScriptEntry = (Step & { delayMs?: number }) | ((request: RecordedRequest) => Step & { delayMs?: number });
 
@@ -41,4 +45,6 @@ export const reply = {
   raw: (body: unknown): Step => ({ kind: 'raw', body }),
   error: (status: number, googleStatus: string, message: string, details?: unknown[]): Step => ({ kind: 'error', status, googleStatus, message, details }),
   midStreamError: (status: number, googleStatus: string, message: string): Step => ({ kind: 'midStreamError', status, googleStatus, message }),
+  unreadable: (body = '{"candidates": [ {"content": oops'): Step => ({ kind: 'unreadable', body }),
+  endless: (everyMs = 50): Step => ({ kind: 'endless', everyMs }),
 };

@@ -1,0 +1,91 @@
+// A `fetch` for the MCP SDK's HTTP transports that gives every request its own AbortSignal.
+// Why: the Streamable HTTP transport hands its one long-lived signal to every request, and Node's
+// fetch (undici) adds an abort listener to that signal per request that is only removed when the
+// Request is garbage collected; after 1,500 of them Node prints MaxListenersExceededWarning, over
+// and over on a busy session (13,958 lines in 40,000 calls). Here the caller's signal gets ONE
+// listener however many requests run on it, that listener aborts the requests still open, and a
+// request leaves the open set as soon as it ends: fetch failed, body read to the end, body
+// cancelled or errored, or (as a last resort) the response garbage collected unread.
+type Fetch = typeof fetch;
+
+/** The requests still open on each caller signal; the signal's one listener aborts them. */
+const openRequests = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function requestsOn(signal: AbortSignal): Set<AbortController> {
+  let open = openRequests.get(signal);
+  if (!open) {
+    const set = new Set<AbortController>();
+    open = set;
+    openRequests.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const c of set) c.abort(signal.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  return open;
+}
+
+/** Drops a request from its signal's open set when a response nobody read is collected. */
+const unreadResponses = new FinalizationRegistry<() => void>((release) => release());
+
+export function perRequestSignalFetch(base: Fetch = fetch): Fetch {
+  return async (input, init) => {
+    const callerSignal = init?.signal ?? undefined;
+    if (!callerSignal) return base(input, init);
+    const own = new AbortController();
+    if (callerSignal.aborted) own.abort(callerSignal.reason);
+    const open = requestsOn(callerSignal);
+    open.add(own);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      open.delete(own);
+    };
+    let response: Response;
+    try {
+      response = await base(input, { ...init, signal: own.signal });
+    } catch (err) {
+      release();
+      throw err;
+    }
+    if (!response.body || (response.status >= 300 && response.status < 400)) {
+      release();
+      return response;
+    }
+    const wrapped = withEndHook(response, release);
+    unreadResponses.register(wrapped, release);
+    return wrapped;
+  };
+}
+
+/** The same response whose body calls `onEnd` once it is finished, cancelled or failed. */
+function withEndHook(response: Response, onEnd: () => void): Response {
+  const reader = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          onEnd();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        onEnd();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      onEnd();
+      return reader.cancel(reason);
+    },
+  });
+  const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // The SDK reads `url` to describe redirects; a constructed Response has none of its own.
+  Object.defineProperty(wrapped, 'url', { value: response.url });
+  return wrapped;
+}

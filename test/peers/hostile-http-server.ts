@@ -1,0 +1,125 @@
+// A Streamable HTTP MCP server that misbehaves on demand, for the reliability specs and the soak
+// bench. When `mode` is "ok" it is a plain stateless server (official SDK low-level `Server`, JSON
+// responses) with tools:
+//   echo {text}         answers the text
+//   slow {ms}           answers after `ms` milliseconds (a server slower than the client's timeout)
+//   whoami              answers with the Authorization and X-Api-Key headers it received
+//                       (a server that echoes credentials into a tool result)
+// Other modes answer every POST the wrong way, as broken servers and proxies do:
+//   "garbage-json"   200 application/json whose body is not JSON
+//   "html"           200 text/html (a login page or proxy error page)
+//   "echo-headers"   500 text/plain echoing the request headers, credentials included
+// stop() kills every open connection (a server killed mid-call); start() listens again on the same port.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
+import { sendWebResponse, toWebRequest } from '../../servers/node-web-bridge';
+
+export type HostileMode = 'ok' | 'garbage-json' | 'html' | 'echo-headers';
+
+export interface HostileHttpServer {
+  /** http://127.0.0.1:PORT/mcp */
+  url: string;
+  port: number;
+  mode: HostileMode;
+  /** POST requests received (all modes). */
+  posts: number;
+  /** tools/call requests that reached a tool. */
+  calls: number;
+  /** The headers of the last POST (to prove what the client sent). */
+  lastHeaders: IncomingHttpHeaders;
+  /** Kill every connection and stop listening. */
+  stop(): Promise<void>;
+  /** Listen again on the same port. */
+  start(): Promise<void>;
+}
+
+const object = (properties: Record<string, any>, required: string[] = []) => ({ type: 'object' as const, properties, required });
+const TOOLS: Tool[] = [
+  { name: 'echo', description: 'Echoes the text.', inputSchema: object({ text: { type: 'string' } }, ['text']) },
+  { name: 'slow', description: 'Answers after ms milliseconds.', inputSchema: object({ ms: { type: 'number' } }, ['ms']) },
+  { name: 'whoami', description: 'Answers with the credentials the request carried.', inputSchema: object({}) },
+];
+
+export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0): Promise<HostileHttpServer> {
+  let http: HttpServer | undefined;
+  const peer: HostileHttpServer = {
+    url: '',
+    port,
+    mode,
+    posts: 0,
+    calls: 0,
+    lastHeaders: {},
+    async start() {
+      http = createServer((req, res) => void handle(req, res));
+      await new Promise<void>((resolve, reject) => {
+        http!.once('error', reject);
+        http!.listen(peer.port, '127.0.0.1', () => resolve());
+      });
+      peer.port = (http.address() as AddressInfo).port;
+      peer.url = `http://127.0.0.1:${peer.port}/mcp`;
+    },
+    async stop() {
+      const h = http;
+      http = undefined;
+      if (!h) return;
+      h.closeAllConnections();
+      await new Promise<void>((resolve) => h.close(() => resolve()));
+    },
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if ((req.url ?? '').split('?')[0] !== '/mcp') return void res.writeHead(404).end();
+    if (req.method === 'POST') {
+      peer.posts++;
+      peer.lastHeaders = req.headers;
+    }
+    if (req.method === 'POST' && peer.mode !== 'ok') {
+      for await (const _ of req); // read the request before answering, as a real server does
+      if (peer.mode === 'garbage-json') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{jsonrpc: 2.0, oops');
+      if (peer.mode === 'html') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Please log in</body></html>');
+      return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`cannot handle request with headers ${headerLine(req.headers)}`);
+    }
+    const server = buildServer(req.headers);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`));
+      await sendWebResponse(response, res);
+    } catch (err) {
+      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      if (!res.destroyed) res.end(err instanceof Error ? err.message : String(err));
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  }
+
+  function buildServer(headers: IncomingHttpHeaders): Server {
+    const server = new Server({ name: 'hostile-peer', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools: TOOLS }));
+    server.setRequestHandler('tools/call', async (request) => {
+      peer.calls++;
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      switch (request.params.name) {
+        case 'echo':
+          return { content: [{ type: 'text', text: String(args.text ?? '') }] };
+        case 'slow':
+          await new Promise((r) => setTimeout(r, Number(args.ms) || 0));
+          return { content: [{ type: 'text', text: 'slow answer' }] };
+        case 'whoami':
+          return { content: [{ type: 'text', text: `you sent ${headerLine(headers)}` }] };
+        default:
+          return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true };
+      }
+    });
+    return server;
+  }
+
+  await peer.start();
+  return peer;
+}
+
+/** What a careless server prints: the credentials exactly as they came. */
+function headerLine(headers: IncomingHttpHeaders): string {
+  return `authorization=${headers.authorization ?? ''} x-api-key=${headers['x-api-key'] ?? ''}`;
+}
