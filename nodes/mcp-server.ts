@@ -51,6 +51,8 @@ export = function (RED: RED) {
     };
     node.deregister = (user: Node) => {
       users.delete(user);
+      // The last user gone: end the session (and its stdio process) until a node uses it again.
+      if (users.size === 0) void provider.disconnect?.().catch((err) => node.debug(errorMessage(err)));
     };
     node.on('close', (_removed: boolean, done: () => void) => {
       users.clear();

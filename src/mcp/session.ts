@@ -155,6 +155,24 @@ export class McpSession implements ToolProvider {
     }
   }
 
+  /**
+   * Back to idle without closing for good: the connection (and a stdio child) ends, nothing
+   * reconnects, and the next request opens a new session. Used when the last user node leaves,
+   * as core's mqtt-broker disconnects when its last user deregisters.
+   */
+  async disconnect(): Promise<void> {
+    if (this.closed) return;
+    this.used = false;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    clearTimeout(this.refreshTimer);
+    const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
+    this.conn = undefined;
+    this.cached = undefined;
+    if (conn) await closeQuietly(conn);
+    this.setState({ kind: 'idle' });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);

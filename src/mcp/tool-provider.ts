@@ -65,4 +65,6 @@ export interface ToolProvider {
   state(): ProviderState;
   onStateChange(listener: (state: ProviderState) => void): () => void;
   close(): Promise<void>;
+  /** Ends the connection until the next request (the last user left); providers without one keep it. */
+  disconnect?(): Promise<void>;
 }
