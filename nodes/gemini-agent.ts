@@ -15,6 +15,7 @@ import { buildCatalog, type MessageTools, type ServerSource } from '../src/gemin
 import type { FunctionCallingMode } from '../src/gemini/types';
 import { secrets } from '../src/secrets';
 import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input-handler';
+import { statusWriter } from './lib/node-status';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
 import { translator } from './lib/i18n';
@@ -70,7 +71,7 @@ export = function register(RED: RED) {
     for (const s of servers) s.node.register(node);
     if (missing.length) {
       node.error(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }));
-      node.status({ fill: 'red', shape: 'ring', text: t('gemini-agent.status.missing-server') });
+      statusWriter(RED, node).fixed({ fill: 'red', shape: 'ring', text: t('gemini-agent.status.missing-server') });
     }
 
     let client: { key: string; instance: GoogleGenAI } | undefined;
@@ -79,7 +80,7 @@ export = function register(RED: RED) {
       return client.instance;
     }
 
-    handleInput(node, async (msg, send) => {
+    handleInput(RED, node, async (msg, send) => {
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
         if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as any)) {

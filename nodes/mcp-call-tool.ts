@@ -7,7 +7,7 @@ import { closeMatches } from '../src/mcp/tool-names';
 import { restoreArgumentNames } from '../src/schema';
 import { resultFiles, resultPayload, resultText, type OutputMode } from '../src/mcp/tool-result';
 import { leniencyOf } from '../src/mcp/lenient-result';
-import { statusFor } from './lib/server-status';
+import { statusWriter } from './lib/node-status';
 import { evaluateProperty, handleInput, numberSetting } from './lib/input-handler';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
@@ -37,7 +37,7 @@ export = function (RED: RED) {
 
     if (!server) {
       node.error(t('mcp-call-tool.errors.noServer'));
-      node.status({ fill: 'red', shape: 'ring', text: t('mcp-call-tool.status.noServer') });
+      statusWriter(RED, node).fixed({ fill: 'red', shape: 'ring', text: t('mcp-call-tool.status.noServer') });
     } else {
       server.register(node);
     }
@@ -66,6 +66,7 @@ export = function (RED: RED) {
     };
 
     handleInput(
+      RED,
       node,
       async (msg: NodeMessage, send) => {
         if (!server) throw new McpNodeError(t('mcp-call-tool.errors.noServer'), t('mcp-call-tool.status.noServer'), 'NO_SERVER');
@@ -135,7 +136,6 @@ export = function (RED: RED) {
           inFlight.delete(controller);
         }
       },
-      { idleStatus: () => (server ? statusFor(RED, server.provider.state()) : {}) },
     );
   }
   RED.nodes.registerType('mcp-call-tool', McpCallToolNode as any);

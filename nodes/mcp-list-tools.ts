@@ -3,7 +3,7 @@
 import { McpNodeError } from '../src/errors';
 import { filterTools } from '../src/mcp/tool-names';
 import { compileTools, isToolFormat } from '../src/schema';
-import { statusFor } from './lib/server-status';
+import { statusWriter } from './lib/node-status';
 import { handleInput, lines } from './lib/input-handler';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
@@ -26,7 +26,7 @@ export = function (RED: RED) {
 
     if (!server) {
       node.error(t('mcp-list-tools.errors.noServer'));
-      node.status({ fill: 'red', shape: 'ring', text: t('mcp-list-tools.status.noServer') });
+      statusWriter(RED, node).fixed({ fill: 'red', shape: 'ring', text: t('mcp-list-tools.status.noServer') });
     } else {
       server.register(node);
       node.on('close', (_removed: boolean, done: () => void) => {
@@ -37,6 +37,7 @@ export = function (RED: RED) {
     if (!isToolFormat(format)) node.error(t('mcp-list-tools.errors.badFormat', { format }));
 
     handleInput(
+      RED,
       node,
       async (msg: NodeMessage, send) => {
         if (!server) throw new McpNodeError(t('mcp-list-tools.errors.noServer'), t('mcp-list-tools.status.noServer'), 'NO_SERVER');
@@ -61,13 +62,9 @@ export = function (RED: RED) {
         };
         send(msg);
       },
-      {
-        idleStatus: () =>
-          lastMissing.length
-            ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) }
-            : statusFor(RED, server!.provider.state()),
-      },
     );
+    statusWriter(RED, node).note = () =>
+      lastMissing.length ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) } : undefined;
   }
   RED.nodes.registerType('mcp-list-tools', McpListToolsNode as any);
 };

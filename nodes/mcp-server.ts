@@ -9,10 +9,10 @@ import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { getListenerNode } from './lib/esp32-listener-config';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
 import { translator } from './lib/i18n';
-import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
+import type { Node, NodeDef, RED } from './lib/red-types';
 import { nodeEnvLookup, withStdioPaths } from './lib/node-env';
 import { guardNode } from './lib/secret-gate';
-import { statusFor } from './lib/server-status';
+import { statusWriter } from './lib/node-status';
 import type { McpServerConfigNode } from './lib/server-config';
 
 export = function (RED: RED) {
@@ -40,14 +40,15 @@ export = function (RED: RED) {
     }
     node.provider = provider;
 
-    const status = (s: ProviderState): NodeStatus => statusFor(RED, s);
+    // Each user's own status writer decides what to show (it may use several servers).
+    const show = (user: Node, s: ProviderState) => statusWriter(RED, user).server(node.id, node.displayName, s);
     provider.onStateChange((s) => {
-      for (const u of users) u.status(status(s));
+      for (const u of users) show(u, s);
     });
     node.register = (user: Node) => {
       guardNode(user); // the status mirrored below leaves through the user node
       users.add(user);
-      user.status(status(provider.state()));
+      show(user, provider.state());
     };
     node.deregister = (user: Node) => {
       users.delete(user);

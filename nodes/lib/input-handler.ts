@@ -5,33 +5,29 @@
 // node sends, logs, shows or fails with is scrubbed (nodes/lib/secret-gate.ts).
 import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
+import { statusWriter } from './node-status';
 import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
 
 export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
 
 export interface InputHandlerOptions {
-  /** Status shown while a request is in flight; default a blue dot. */
+  /** Status text shown while a request is in flight (a blue dot). */
   busyText?: string;
-  /** Status to restore after success (e.g. the server's "N tools"); default cleared. */
-  idleStatus?: () => Parameters<Node['status']>[0];
 }
 
-export function handleInput(node: Node, handler: AsyncInputHandler, options: InputHandlerOptions = {}): void {
-  let inFlight = 0;
+export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, options: InputHandlerOptions = {}): void {
+  const status = statusWriter(RED, node);
   guardNode(node);
   node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
-    inFlight++;
-    node.status({ fill: 'blue', shape: 'dot', text: options.busyText ?? '' });
+    status.busy(options.busyText);
     handler(msg, scrubbedSend(send)).then(
       () => {
-        inFlight--;
-        if (inFlight === 0) node.status(options.idleStatus?.() ?? {});
+        status.succeeded();
         done();
       },
       (err: unknown) => {
-        inFlight--;
         const error = scrubbedError(err instanceof Error ? err : new Error(errorMessage(err)));
-        node.status({ fill: 'red', shape: 'ring', text: shortStatus(error) });
+        status.failed(shortStatus(error));
         done(error);
       },
     );

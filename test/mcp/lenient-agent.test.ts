@@ -49,7 +49,8 @@ describe('lenient reading: gemini-agent and an ESP32 device (real runtime)', fun
 
 describe('lenient reading: ESP32 device with malformed tools (real runtime)', function () {
   this.timeout(30000);
-  const esp32Node = require('../../nodes/esp32-mcp-in.ts');
+  const esp32Nodes = [require('../../nodes/esp32-listener.ts'), require('../../nodes/esp32-mcp-in.ts')];
+  const DEVICE_TOKEN = 'lenient-device-token';
   let device: XiaozhiWsDevice | undefined;
   before(startRuntime);
   after(stopRuntime);
@@ -59,9 +60,10 @@ describe('lenient reading: ESP32 device with malformed tools (real runtime)', fu
   });
 
   const flow: FlowNode[] = [
-    { id: 'in', type: 'esp32-mcp-in', transport: 'websocket', path: '/xiaozhi/v1/', wires: [['events']] },
+    { id: 'lst', type: 'esp32-listener', transport: 'websocket', path: '/xiaozhi/v1/' },
+    { id: 'in', type: 'esp32-mcp-in', listener: 'lst', wires: [['events']] },
     { id: 'events', type: 'helper' },
-    { id: 'srv', type: 'mcp-server', name: 'devices', transport: 'esp32', listener: 'in', timeout: '5' },
+    { id: 'srv', type: 'mcp-server', name: 'devices', transport: 'esp32', listener: 'lst', timeout: '5' },
     { id: 'list', type: 'mcp-list-tools', server: 'srv', format: 'gemini', wires: [['listed']] },
     { id: 'listed', type: 'helper' },
     { id: 'call', type: 'mcp-call-tool', server: 'srv', wires: [['called'], []] },
@@ -71,7 +73,7 @@ describe('lenient reading: ESP32 device with malformed tools (real runtime)', fu
   ];
 
   it('lists and calls the repaired tool, leaves out the nameless one, and warns about both', async () => {
-    await load(flow, {}, [esp32Node]);
+    await load(flow, { lst: { tokens: DEVICE_TOKEN } }, esp32Nodes);
     const fixture = ottoRobot();
     const extra = [
       { name: 'self.typeless', description: 'A custom board tool without a root type.', inputSchema: { properties: { level: { type: 'integer' } }, required: ['level', 'ghost'] } },
@@ -81,7 +83,7 @@ describe('lenient reading: ESP32 device with malformed tools (real runtime)', fu
     const tools = new Promise<any>((resolve) => helper.getNode('events').on('input', (m: any) => m.topic === 'tools' && resolve(m)));
     const caught: any[] = [];
     helper.getNode('caught').on('input', (m: any) => caught.push(m));
-    device = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/', deviceId: OTTO_ID, fixture });
+    device = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/', deviceId: OTTO_ID, fixture, token: DEVICE_TOKEN });
     const event = await tools;
     const names = event.payload.map((t: any) => t.name);
     assert.equal(names[0], 'self.typeless');

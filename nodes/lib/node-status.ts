@@ -1,0 +1,84 @@
+// One status writer per node. A node's status has two sources: its own requests (blue dot while in
+// flight, red ring on failure, as core's http request node) and the servers it uses (yellow
+// connecting, green "N tools", red reason). Both go through here, so a gemini-agent that uses
+// several servers shows its own summary instead of whichever server changed last.
+import type { ProviderState } from '../../src/mcp/tool-provider';
+import type { Node, NodeStatus, RED } from './red-types';
+import { statusFor } from './server-status';
+
+interface ServerEntry {
+  name: string;
+  state: ProviderState;
+}
+
+export class NodeStatusWriter {
+  private readonly servers = new Map<string, ServerEntry>();
+  private inFlight = 0;
+  private busyText = '';
+  private failure?: string;
+  /** A node-specific remark shown when nothing else is going on (e.g. "2 tools missing"). */
+  note?: () => NodeStatus | undefined;
+
+  constructor(
+    private readonly RED: RED,
+    private readonly node: Node,
+  ) {}
+
+  server(id: string, name: string, state: ProviderState): void {
+    this.servers.set(id, { name, state });
+    this.render();
+  }
+
+  busy(text = ''): void {
+    this.inFlight++;
+    this.busyText = text;
+    this.failure = undefined;
+    this.render();
+  }
+
+  succeeded(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.render();
+  }
+
+  failed(reason: string): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.failure = reason;
+    this.render();
+  }
+
+  /** A fixed status (bad configuration): nothing else overwrites it. */
+  fixed(status: NodeStatus): void {
+    this.render = () => this.node.status(status);
+    this.render();
+  }
+
+  render(): void {
+    this.node.status(this.current());
+  }
+
+  private current(): NodeStatus {
+    if (this.inFlight > 0) return { fill: 'blue', shape: 'dot', text: this.busyText };
+    if (this.failure) return { fill: 'red', shape: 'ring', text: this.failure };
+    const note = this.note?.();
+    if (note) return note;
+    const entries = [...this.servers.values()];
+    if (entries.length <= 1) return entries[0] ? statusFor(this.RED, entries[0].state) : {};
+    const broken = entries.find((e) => e.state.kind === 'error');
+    if (broken) return { fill: 'red', shape: 'ring', text: `${broken.name}: ${(broken.state as { reason: string }).reason}` };
+    if (entries.some((e) => e.state.kind === 'connecting')) return statusFor(this.RED, { kind: 'connecting' });
+    const ready = entries.filter((e) => e.state.kind === 'ready');
+    if (ready.length === 0) return {};
+    const toolCount = ready.reduce((n, e) => n + (e.state as { toolCount: number }).toolCount, 0);
+    return statusFor(this.RED, { kind: 'ready', toolCount });
+  }
+}
+
+const WRITERS = new WeakMap<Node, NodeStatusWriter>();
+
+/** The node's one status writer (created on first use). */
+export function statusWriter(RED: RED, node: Node): NodeStatusWriter {
+  let writer = WRITERS.get(node);
+  if (!writer) WRITERS.set(node, (writer = new NodeStatusWriter(RED, node)));
+  return writer;
+}
