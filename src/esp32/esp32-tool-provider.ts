@@ -135,7 +135,11 @@ class Esp32ToolProvider implements ToolProvider {
   }
 
   private computeState(): ProviderState {
-    const listener = this.opts.source?.listener;
+    const source = this.opts.source;
+    if (!source) return { kind: 'error', reason: 'no listener' };
+    // The users of the server see why no device can come (a port in use, unusable settings).
+    if (source.status().kind === 'failed') return { kind: 'error', reason: 'listener failed' };
+    const listener = source.listener;
     if (!listener) return { kind: 'idle' };
     const sessions = this.fixedDevice ? [listener.registry.get(this.fixedDevice)].filter((s): s is DeviceSession => !!s) : listener.registry.list();
     if (sessions.length === 0) return { kind: 'idle' };

@@ -26,6 +26,7 @@ export type ListenerStatus =
 export interface DeviceSource {
   readonly name: string;
   readonly listener: Esp32Listener | undefined;
+  status(): ListenerStatus;
   register(user: object): Promise<void>;
   deregister(user: object): Promise<void>;
   on(event: 'change', fn: () => void): unknown;

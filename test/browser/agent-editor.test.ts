@@ -1,7 +1,7 @@
-// The gemini-agent and esp32-mcp-in dialogs in Chromium against a real Node-RED (started from
+// The gemini-agent and esp32-listener dialogs in Chromium against a real Node-RED (started from
 // red.js, see ./node-red-process.ts), the fake Gemini, the Home Assistant stand-in and a simulated
 // xiaozhi device on a real WebSocket. The flow (an HA mcp-server with its token, a gemini-agent with
-// its key, an esp32-mcp-in) is deployed through Node-RED's admin API first, as a user's earlier
+// its key, an esp32-listener with its token and an esp32-mcp-in) is deployed through Node-RED's admin API first, as a user's earlier
 // deploy would have; everything after that goes through the dialogs' own fields and buttons.
 //
 // Screenshots go to a temporary directory, or to docs/images/ with UPDATE_SCREENSHOTS=1.
@@ -20,11 +20,12 @@ import { startNodeRed, type NodeRedProcess } from './node-red-process';
 const screenshotDir = screenshotFolder('agent-editor');
 const API_KEY = 'AIzaSy-browser-test-key-3b9d71';
 const DEVICE_ID = 'd8:3b:da:4e:21:7c';
+const DEVICE_TOKEN = 'browser-test-device-token';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
 
-describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake Gemini, HA stand-in, simulated ESP32)', function () {
+describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fake Gemini, HA stand-in, simulated ESP32)', function () {
   this.timeout(180000);
   this.bail(true); // each step builds on the one before
   let editor: EditorBrowser | undefined;
@@ -93,7 +94,8 @@ describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake
         credentials: { apiKey: API_KEY },
         wires: [[], []],
       },
-      { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', transport: 'websocket', path: '/xiaozhi/v1/', allow: '', wires: [[]] },
+      { id: 'lst1', type: 'esp32-listener', name: 'my devices', transport: 'websocket', path: '/xiaozhi/v1/', allow: '', credentials: { tokens: DEVICE_TOKEN } },
+      { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
     ];
     const res = await fetch(`${nodeRed!.url}flows`, {
       method: 'POST',
@@ -190,13 +192,13 @@ describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake
     assert.equal(await page.evaluate(() => RED.nodes.node('agent1').model), 'gemini-3.5-flash');
   });
 
-  it('esp32-mcp-in: shows the connected device and its tool count', async () => {
+  it('esp32-listener: shows the connected device and its tool count', async () => {
     const wsUrl = nodeRed!.url.replace(/^http/, 'ws') + 'xiaozhi/v1/';
-    device = await XiaozhiWsDevice.connect({ url: wsUrl, deviceId: DEVICE_ID, fixture: ottoRobot() });
-    // Wait until the node has listed the device's tools (its admin route says so).
+    device = await XiaozhiWsDevice.connect({ url: wsUrl, deviceId: DEVICE_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
+    // Wait until the listener has listed the device's tools (its admin route says so).
     let listed: any;
     for (let i = 0; i < 200; i++) {
-      listed = await fetch(`${nodeRed!.url}esp32-mcp-in/esp1/devices`).then((r) => r.json());
+      listed = await fetch(`${nodeRed!.url}esp32-listener/lst1/devices`).then((r) => r.json());
       if (listed.devices?.[0]?.toolCount > 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -204,14 +206,16 @@ describe('gemini-agent and esp32-mcp-in dialogs in Chromium (real Node-RED, fake
     const expectedTools = listed.devices[0].toolCount;
     assert.equal(expectedTools, 13, 'otto-robot has 13 tools for the AI (7 more are user-only)');
 
-    await openEditor('esp1');
-    const box = page.locator('#esp32-mcp-in-devices');
-    await page.waitForFunction((id) => $('#esp32-mcp-in-devices').text().includes(id), DEVICE_ID, { timeout: 30000 });
+    // The listener's dialog, opened from the Configuration nodes sidebar as a user would.
+    await page.evaluate(() => RED.sidebar.show('config'));
+    await page.locator('.red-ui-palette-node-config', { hasText: 'my devices' }).dblclick();
+    const box = page.locator('#esp32-listener-devices');
+    await page.waitForFunction((id) => $('#esp32-listener-devices').text().includes(id), DEVICE_ID, { timeout: 30000 });
     const text = await box.innerText();
     assert.match(text, new RegExp(`^${DEVICE_ID} otto-robot 2\\.4\\.2 · 13 tools · \\w+$`, 'm'));
-    await shot('esp32-mcp-in-devices');
-    await page.locator('#node-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await shot('esp32-listener-devices');
+    await page.locator('#node-config-dialog-cancel').click();
+    await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
   });
 
   it('raised no script errors in the editor page', () => {

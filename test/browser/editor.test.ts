@@ -16,7 +16,7 @@ import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-ass
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
 const screenshotDir = screenshotFolder('editor');
-const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in'];
+const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in', 'esp32-listener'];
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -291,21 +291,53 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.deepEqual(cred, { has_token: true });
   });
 
-  it('opens the gemini-agent and esp32-mcp-in dialogs', async () => {
+  it('opens the gemini-agent and esp32-mcp-in dialogs; esp32-mcp-in picks its esp32-listener', async () => {
+    // config nodes are not on the canvas: imported as a flow would bring them
+    await page.evaluate(() => {
+      RED.view.importNodes(
+        [
+          { id: 'lst1', type: 'esp32-listener', name: 'my devices', transport: 'websocket', path: '/xiaozhi/v1/' },
+          { id: 'espsrv1', type: 'mcp-server', name: 'esp32 server', transport: 'esp32', listener: 'lst1' },
+        ],
+        { generateIds: false, addFlow: false, notify: false, applyNodeDefaults: true },
+      );
+    });
     await placeNodes([
       { id: 'agent1', type: 'gemini-agent', x: 420, y: 400, wires: [[], []] },
-      { id: 'esp1', type: 'esp32-mcp-in', x: 420, y: 480, wires: [[]] },
+      { id: 'esp1', type: 'esp32-mcp-in', listener: 'lst1', x: 420, y: 480, wires: [[]] },
     ]);
     for (const [id, type] of [['agent1', 'gemini-agent'], ['esp1', 'esp32-mcp-in']]) {
       await openEditor(id);
       assert.ok(await page.locator('#dialog-form .form-row').count() > 0, `${type} dialog has fields`);
+      if (type === 'esp32-mcp-in') {
+        // the editor's config-node select for the listener, holding the imported one
+        await page.waitForFunction(() => $('#node-input-listener').val() === 'lst1');
+      }
       await shot(`${type}-dialog`);
       await page.locator('#node-dialog-cancel').click();
       await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     }
   });
 
-  it('shows help text for all five node types in the help sidebar', async () => {
+  it('the Configuration nodes sidebar lists the esp32-listener with its two users', async () => {
+    const users = await page.evaluate(() => RED.nodes.node('lst1').users.map((u: any) => u.type).sort());
+    assert.deepEqual(users, ['esp32-mcp-in', 'mcp-server']);
+    await page.evaluate(() => RED.sidebar.show('config'));
+    const entry = page.locator('.red-ui-palette-node-config', { hasText: 'my devices' });
+    await entry.waitFor();
+    assert.equal((await entry.locator('.red-ui-palette-icon-container').innerText()).trim(), '2');
+    await pageShot('esp32-listener-config-sidebar');
+    // its dialog opens from the sidebar; undeployed, it says how to see devices
+    await entry.dblclick();
+    await page.locator('#esp32-listener-devices').waitFor();
+    await page.waitForFunction(() => /Deploy the listener/.test($('#esp32-listener-devices').text()));
+    assert.ok(await page.locator('#node-config-input-tokens').isVisible(), 'websocket shows the Tokens field');
+    await shot('esp32-listener-dialog');
+    await page.locator('#node-config-dialog-cancel').click();
+    await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
+  });
+
+  it('shows help text for every node type in the help sidebar', async () => {
     for (const type of OUR_TYPES) {
       const lead = helpLead(type);
       await page.evaluate((t) => RED.sidebar.help.show(t), type);

@@ -289,9 +289,14 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
   });
 
   it('bad config (mqtt without broker) is reported without throwing', async () => {
+    const inStatus = statusOf('in', (st) => st.fill === 'red');
+    const callStatus = statusOf('call', (st) => st.fill === 'red');
     await load(flow({ transport: 'mqtt', broker: '' }), creds, esp32Nodes);
     const n = helper.getNode('in');
     assert.ok(n, 'the node exists');
+    // both kinds of user say so: the event node through the listener, the tool node through its server
+    assert.equal((await inStatus).text, 'listener failed');
+    assert.equal((await callStatus).text, 'listener failed');
     const caught = nextMessage('caught');
     send('call', { tool: 'self.reboot', payload: {} });
     assert.match((await caught).error.message, /the esp32-listener "devices" is not listening \(see its status for why\)/);
