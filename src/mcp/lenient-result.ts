@@ -8,8 +8,8 @@ import type { CallToolResult } from './sdk';
 import { describe, isPlainObject, validate, type ListWarning } from './lenient-list';
 
 export interface Leniency {
-  /** The result exactly as the server sent it. */
-  raw: unknown;
+  /** The result exactly as the server sent it, when it had to be repaired to be read. */
+  raw?: unknown;
   warnings: ListWarning[];
 }
 

@@ -133,6 +133,13 @@ describe('lenient reading of what servers send (real runtime)', function () {
       // 2026-07-28 allows any JSON value there; a 2025 revision wants an object (the SDK's {result} wrap)
       assert.deepEqual(scalar.payload, era === 'auto' ? [1, 2, 3] : { result: [1, 2, 3] });
 
+      // structuredContent that does not match the outputSchema: delivered, with a warning (the SDK would drop it)
+      const typed = await outcome('called', 'call', { tool: 'typed_output', payload: {} });
+      assert.deepEqual(typed.payload, { n: 'seven' });
+      assert.deepEqual(typed.mcp.result.structuredContent, { n: 'seven' });
+      assert.deepEqual(typed.mcp.warnings.map((w: any) => [w.tool, w.path]), [['typed_output', 'structuredContent']]);
+      assert.match(typed.mcp.warnings[0].message, /outputSchema \(n: must be number\)/);
+
       const clean = await outcome('called', 'call', { tool: 'echo', payload: { text: 'hi' } });
       assert.equal(clean.mcp.warnings, undefined, 'a clean result carries no warnings');
     });
