@@ -65,12 +65,13 @@ function readContent(result: Record<string, unknown>, warn: (p: string, m: strin
     if (result.structuredContent === undefined) warn('content', `is ${describe(content)}; read as no content`);
     return [];
   }
+  let list = content as unknown[];
   if (!Array.isArray(content)) {
     warn('content', `is ${describe(content)}, not a list; read as one block`);
-    return readContent({ ...result, content: [typeof content === 'string' ? { type: 'text', text: content } : content] }, () => undefined);
+    list = [typeof content === 'string' ? { type: 'text', text: content } : content];
   }
   const blocks: unknown[] = [];
-  content.forEach((block, i) => {
+  list.forEach((block, i) => {
     const read = readBlock(block, `content[${i}]`, warn);
     if (read) blocks.push(read);
   });
