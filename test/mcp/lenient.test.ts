@@ -145,9 +145,18 @@ describe('lenient reading of what servers send (real runtime)', function () {
     });
   }
 
+  it("the editor's tool dropdown route lists the usable tools and the list warnings", async () => {
+    await load(flow('auto'));
+    const plain = await helper.request().get('/mcp-server/srv/tools').expect(200);
+    assert.deepEqual(plain.body.tools.map((t: any) => t.name), USABLE_TOOL_NAMES);
+    assert.ok(plain.body.warnings.some((w: any) => w.tool === 'typeless_root' && w.path === 'inputSchema.type'));
+    const compiled = await helper.request().get('/mcp-server/srv/tools?format=gemini-schema').expect(200);
+    assert.ok(compiled.body.warnings.some((w: any) => w.tool === 'scalar_root'), 'list warnings come before the compiler warnings');
+  });
+
   it('logs each repair and omission once, naming the server and the tool', async () => {
-    const logs = captureLogs();
     await load([...flow('auto'), { id: 'list2', type: 'mcp-list-tools', server: 'srv', wires: [['listed']] }]);
+    const logs = captureLogs(); // after load: loading a flow starts a new log spy
     await outcome('listed', 'list', { payload: 'go' });
     await outcome('listed', 'list2', { payload: 'go' });
     await outcome('called', 'call', { tool: 'odd_result', payload: { kind: 'markdown' } });
