@@ -31,6 +31,8 @@ export function recordLeniency(result: object, leniency: Leniency): void {
 
 /** A repaired copy of `raw` that the SDK's CallToolResult schema accepts, plus what was changed. */
 export function readCallResultLeniently(tool: string, raw: unknown, options: ResultReadOptions = {}): { result: CallToolResult; warnings: ListWarning[] } {
+  // The common case costs one schema check and no copy.
+  if (isPlainObject(raw) && !validate(specTypeSchemas.CallToolResult, raw).length) return { result: raw as CallToolResult, warnings: [] };
   const warnings: ListWarning[] = [];
   const warn = (path: string, message: string) => warnings.push({ tool, path, message });
   const result = asResultObject(tool, raw, warn);
