@@ -31,8 +31,11 @@ export function recordLeniency(result: object, leniency: Leniency): void {
 
 /** A repaired copy of `raw` that the SDK's CallToolResult schema accepts, plus what was changed. */
 export function readCallResultLeniently(tool: string, raw: unknown, options: ResultReadOptions = {}): { result: CallToolResult; warnings: ListWarning[] } {
-  // The common case costs one schema check and no copy.
-  if (isPlainObject(raw) && !validate(specTypeSchemas.CallToolResult, raw).length) return { result: raw as CallToolResult, warnings: [] };
+  // The common case costs one schema check and no copy. (The SDK's neutral CallToolResult allows any
+  // structuredContent; the 2025 wire schema wants an object, so that is checked here too.)
+  if (isPlainObject(raw) && structuredContentFits(raw.structuredContent, options) && !validate(specTypeSchemas.CallToolResult, raw).length) {
+    return { result: raw as CallToolResult, warnings: [] };
+  }
   const warnings: ListWarning[] = [];
   const warn = (path: string, message: string) => warnings.push({ tool, path, message });
   const result = asResultObject(tool, raw, warn);
@@ -46,6 +49,10 @@ export function readCallResultLeniently(tool: string, raw: unknown, options: Res
     warn(issue.path.join('.'), `${issue.message}; dropped`);
   }
   return { result: result as CallToolResult, warnings };
+}
+
+function structuredContentFits(sc: unknown, options: ResultReadOptions): boolean {
+  return sc === undefined || isPlainObject(sc) || (options.structuredAnyJson === true && sc !== null);
 }
 
 function asResultObject(tool: string, raw: unknown, warn: (p: string, m: string) => void): Record<string, unknown> {

@@ -18,7 +18,8 @@ describe('lenient readers', () => {
       [{ content: [], isError: 'true' }, { content: [], isError: true }, ['isError']],
       [{ content: [], isError: 'maybe' }, { content: [] }, ['isError']],
       [{ content: [], structuredContent: null }, { content: [] }, ['structuredContent']],
-      [{}, { content: [] }, ['content']],
+      [{ content: null }, { content: [] }, ['content']],
+      [{}, {}, []], // the SDK itself reads a result without content as empty: nothing to repair
       [{ content: [{ type: 'text', text: 'ok' }] }, { content: [{ type: 'text', text: 'ok' }] }, []],
     ];
     for (const [raw, expected, paths] of cases) {
