@@ -119,7 +119,8 @@ export = function (RED: RED) {
           };
           // A result the SDK's schema rejects: the server's raw answer, and what was read from it.
           const leniency = leniencyOf(result);
-          if (leniency) Object.assign(mcp, { result: leniency.raw, warnings: leniency.warnings });
+          if (leniency) mcp.warnings = leniency.warnings;
+          if (leniency?.raw !== undefined) mcp.result = leniency.raw;
           const files = resultFiles(result);
           if (files.length) mcp.files = files;
           if (result.isError) {

@@ -29,10 +29,14 @@ function validatorFor(schema: object): ValidateFunction | null {
 
 /** undefined when the arguments are valid, else "path: reason; path: reason". */
 export function validateArguments(tool: Tool, args: unknown): string | undefined {
-  const schema = tool.inputSchema as object | undefined;
+  return schemaProblems(tool.inputSchema, args);
+}
+
+/** The same check for any schema (a tool's outputSchema against structuredContent). */
+export function schemaProblems(schema: unknown, value: unknown): string | undefined {
   if (!schema || typeof schema !== 'object') return undefined;
   const validate = validatorFor(schema);
-  if (!validate || validate(args)) return undefined;
+  if (!validate || validate(value)) return undefined;
   return (validate.errors ?? []).map(describe).join('; ');
 }
 

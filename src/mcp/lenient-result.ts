@@ -8,8 +8,8 @@ import type { CallToolResult } from './sdk';
 import { describe, isPlainObject, validate, type ListWarning } from './lenient-list';
 
 export interface Leniency {
-  /** The result exactly as the server sent it. */
-  raw: unknown;
+  /** The result exactly as the server sent it, when it had to be repaired to be read. */
+  raw?: unknown;
   warnings: ListWarning[];
 }
 
@@ -31,6 +31,11 @@ export function recordLeniency(result: object, leniency: Leniency): void {
 
 /** A repaired copy of `raw` that the SDK's CallToolResult schema accepts, plus what was changed. */
 export function readCallResultLeniently(tool: string, raw: unknown, options: ResultReadOptions = {}): { result: CallToolResult; warnings: ListWarning[] } {
+  // The common case costs one schema check and no copy. (The SDK's neutral CallToolResult allows any
+  // structuredContent; the 2025 wire schema wants an object, so that is checked here too.)
+  if (isPlainObject(raw) && structuredContentFits(raw.structuredContent, options) && !validate(specTypeSchemas.CallToolResult, raw).length) {
+    return { result: raw as CallToolResult, warnings: [] };
+  }
   const warnings: ListWarning[] = [];
   const warn = (path: string, message: string) => warnings.push({ tool, path, message });
   const result = asResultObject(tool, raw, warn);
@@ -44,6 +49,10 @@ export function readCallResultLeniently(tool: string, raw: unknown, options: Res
     warn(issue.path.join('.'), `${issue.message}; dropped`);
   }
   return { result: result as CallToolResult, warnings };
+}
+
+function structuredContentFits(sc: unknown, options: ResultReadOptions): boolean {
+  return sc === undefined || isPlainObject(sc) || (options.structuredAnyJson === true && sc !== null);
 }
 
 function asResultObject(tool: string, raw: unknown, warn: (p: string, m: string) => void): Record<string, unknown> {
@@ -65,12 +74,13 @@ function readContent(result: Record<string, unknown>, warn: (p: string, m: strin
     if (result.structuredContent === undefined) warn('content', `is ${describe(content)}; read as no content`);
     return [];
   }
+  let list = content as unknown[];
   if (!Array.isArray(content)) {
     warn('content', `is ${describe(content)}, not a list; read as one block`);
-    return readContent({ ...result, content: [typeof content === 'string' ? { type: 'text', text: content } : content] }, () => undefined);
+    list = [typeof content === 'string' ? { type: 'text', text: content } : content];
   }
   const blocks: unknown[] = [];
-  content.forEach((block, i) => {
+  list.forEach((block, i) => {
     const read = readBlock(block, `content[${i}]`, warn);
     if (read) blocks.push(read);
   });

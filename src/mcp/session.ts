@@ -10,6 +10,7 @@ import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired } fro
 import { listAllTools } from './list-all-tools';
 import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
+import { schemaProblems } from './argument-validator';
 import { captureLeniency, readResponsesLeniently } from './lenient-wire';
 import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
@@ -118,6 +119,7 @@ export class McpSession implements ToolProvider {
     const timeout = options.timeoutMs ?? this.settings.timeoutMs;
     try {
       const { value: result, capture } = await captureLeniency(() => this.callOnce(name, args, options, timeout));
+      capture.warnings.push(...this.outputSchemaWarnings(name, result));
       // A result the SDK's schema would have rejected was repaired on the wire; keep the raw answer.
       recordLeniency(result, { raw: capture.raw, warnings: capture.warnings });
       this.logWarnings(capture.warnings);
@@ -142,6 +144,18 @@ export class McpSession implements ToolProvider {
         },
       )) as CallToolResult,
     );
+  }
+
+  /**
+   * The SDK checks structuredContent against the tool's outputSchema only for tools it cached from
+   * its own aggregate listTools(), which this session never uses (it pages itself), and would then
+   * throw the whole result away. A mismatch is worth knowing, not worth losing the answer over.
+   */
+  private outputSchemaWarnings(name: string, result: CallToolResult): ListWarning[] {
+    const outputSchema = this.cached?.tools.find((t) => t.name === name)?.outputSchema;
+    if (!outputSchema || result.isError || result.structuredContent === undefined) return [];
+    const problem = schemaProblems(outputSchema, result.structuredContent);
+    return problem ? [{ tool: name, path: 'structuredContent', message: `does not match the tool's outputSchema (${problem}); delivered as sent` }] : [];
   }
 
   /** Every repair or omission of the lenient readers, once per session in the log. */

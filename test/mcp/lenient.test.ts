@@ -133,14 +133,30 @@ describe('lenient reading of what servers send (real runtime)', function () {
       // 2026-07-28 allows any JSON value there; a 2025 revision wants an object (the SDK's {result} wrap)
       assert.deepEqual(scalar.payload, era === 'auto' ? [1, 2, 3] : { result: [1, 2, 3] });
 
+      // structuredContent that does not match the outputSchema: delivered, with a warning (the SDK would drop it)
+      const typed = await outcome('called', 'call', { tool: 'typed_output', payload: {} });
+      assert.deepEqual(typed.payload, { n: 'seven' });
+      assert.deepEqual(typed.mcp.result.structuredContent, { n: 'seven' });
+      assert.deepEqual(typed.mcp.warnings.map((w: any) => [w.tool, w.path]), [['typed_output', 'structuredContent']]);
+      assert.match(typed.mcp.warnings[0].message, /outputSchema \(n: must be number\)/);
+
       const clean = await outcome('called', 'call', { tool: 'echo', payload: { text: 'hi' } });
       assert.equal(clean.mcp.warnings, undefined, 'a clean result carries no warnings');
     });
   }
 
+  it("the editor's tool dropdown route lists the usable tools and the list warnings", async () => {
+    await load(flow('auto'));
+    const plain = await helper.request().get('/mcp-server/srv/tools').expect(200);
+    assert.deepEqual(plain.body.tools.map((t: any) => t.name), USABLE_TOOL_NAMES);
+    assert.ok(plain.body.warnings.some((w: any) => w.tool === 'typeless_root' && w.path === 'inputSchema.type'));
+    const compiled = await helper.request().get('/mcp-server/srv/tools?format=gemini-schema').expect(200);
+    assert.ok(compiled.body.warnings.some((w: any) => w.tool === 'scalar_root'), 'list warnings come before the compiler warnings');
+  });
+
   it('logs each repair and omission once, naming the server and the tool', async () => {
-    const logs = captureLogs();
     await load([...flow('auto'), { id: 'list2', type: 'mcp-list-tools', server: 'srv', wires: [['listed']] }]);
+    const logs = captureLogs(); // after load: loading a flow starts a new log spy
     await outcome('listed', 'list', { payload: 'go' });
     await outcome('listed', 'list2', { payload: 'go' });
     await outcome('called', 'call', { tool: 'odd_result', payload: { kind: 'markdown' } });

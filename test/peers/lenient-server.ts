@@ -28,10 +28,12 @@ export const LENIENT_TOOLS: unknown[] = [
   { name: 'scalar_root', description: 'Arguments would have to be a string.', inputSchema: { type: 'string' } },
   // answers tools/call with results the SDK's schema rejects
   { name: 'odd_result', description: 'Answers with a malformed result.', inputSchema: { type: 'object', properties: { kind: { type: 'string', enum: ['unknown-type', 'missing-text', 'markdown', 'scalar-structured'] } }, required: ['kind'] } },
+  // well-formed, but its structuredContent will not match its outputSchema
+  { name: 'typed_output', description: 'Promises a number n.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
 ];
 
 /** Usable after lenient reading, in list order. */
-export const USABLE_TOOL_NAMES = ['echo', 'typeless_root', 'ghost_required', 'null_description', 'no_input_schema', 'bad_annotations', 'odd_result'];
+export const USABLE_TOOL_NAMES = ['echo', 'typeless_root', 'ghost_required', 'null_description', 'no_input_schema', 'bad_annotations', 'odd_result', 'typed_output'];
 
 export const ODD_RESULTS: Record<string, unknown> = {
   'unknown-type': { content: [{ type: 'text', text: 'readable part' }, { type: 'html', html: '<b>not MCP</b>' }] },
@@ -95,8 +97,11 @@ export async function startLenientServer(): Promise<HttpEndpoint> {
 async function oddResultResponse(request: Request): Promise<Response | undefined> {
   if (request.method !== 'POST') return undefined;
   const body = (await request.json().catch(() => undefined)) as { id?: unknown; method?: string; params?: { name?: string; arguments?: { kind?: string } } } | undefined;
-  if (body?.method !== 'tools/call' || body.params?.name !== 'odd_result') return undefined;
-  const result = { ...(ODD_RESULTS[String(body.params.arguments?.kind)] as object) };
+  if (body?.method !== 'tools/call') return undefined;
+  let result: Record<string, unknown>;
+  if (body.params?.name === 'odd_result') result = { ...(ODD_RESULTS[String(body.params.arguments?.kind)] as object) };
+  else if (body.params?.name === 'typed_output') result = { content: [{ type: 'text', text: '{"n":"seven"}' }], structuredContent: { n: 'seven' } };
+  else return undefined;
   if ((request.headers.get('mcp-protocol-version') ?? '') >= '2026') Object.assign(result, { resultType: 'complete' });
   return Response.json({ jsonrpc: '2.0', id: body.id, result });
 }
