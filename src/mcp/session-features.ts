@@ -96,13 +96,18 @@ export class SessionFeatures implements PromptsAndResources {
     for (const l of sub?.listeners ?? []) l({ ...update });
   }
 
-  /** After a reconnect the server has forgotten our subscriptions: make them again. */
-  resubscribe(client: Client): void {
-    for (const uri of this.subscriptions.keys()) {
-      this.ensureSubscribed(client, uri, this.defaultTimeoutMs).catch((e: unknown) =>
-        this.log.debug(`${this.where}: could not renew the subscription to ${uri}: ${errorMessage(e)}`),
-      );
-    }
+  /**
+   * After a reconnect the server has forgotten our subscriptions: make them again before the new
+   * connection is used, so an update the next request causes is not missed. Never rejects.
+   */
+  async resubscribe(client: Client): Promise<void> {
+    await Promise.all(
+      [...this.subscriptions.keys()].map((uri) =>
+        this.ensureSubscribed(client, uri, this.defaultTimeoutMs).catch((e: unknown) =>
+          this.log.debug(`${this.where}: could not renew the subscription to ${uri}: ${errorMessage(e)}`),
+        ),
+      ),
+    );
   }
 
   private async ensureSubscribed(client: Client, uri: string, timeout: number): Promise<void> {

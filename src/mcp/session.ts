@@ -214,7 +214,7 @@ export class McpSession implements ToolProvider {
           this.conn = conn;
           this.backoffMs = MIN_BACKOFF_MS;
           this.cached = undefined;
-          this.features.resubscribe(conn.client);
+          await this.features.resubscribe(conn.client);
           this.setState({ kind: 'connecting' });
           return conn;
         })

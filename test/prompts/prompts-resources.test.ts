@@ -253,3 +253,54 @@ async function waitForStatus(nodeId: string, text: RegExp, ms = 20000): Promise<
     await sleep(20);
   }
 }
+
+describe('mcp-resource subscribe: after the server restarts', function () {
+  this.timeout(60000);
+  let peer: EverythingServer;
+  before(async () => {
+    await startRuntime();
+    peer = await startEverything('streamableHttp');
+  });
+  after(async () => {
+    await stopRuntime();
+    await peer?.stop();
+  });
+
+  it('subscribes again on the new session, so updates keep coming', async () => {
+    const uri = 'demo://resource/static/document/architecture.md';
+    await load(
+      flow({ transport: 'http', url: peer.url }, [
+        { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri, wires: [['updates']] },
+        { id: 'updates', type: 'helper' },
+        { id: 'toggle', type: 'mcp-call-tool', server: 'srv', tool: 'toggle-subscriber-updates', arguments: '{}', argumentsType: 'json', wires: [['out'], []] },
+      ]),
+      {},
+      promptNodes,
+    );
+    send('watch', {});
+    await waitForStatus('watch', /subscribed to 1/);
+    // The restarted process knows no session and no subscription: the first request re-initializes.
+    await peer.restart();
+    const updates = nextMessages('updates', 1, 20000);
+    const toggled = await outcome('toggle', {});
+    assert.equal(toggled.caught, undefined, toggled.caught?.error?.message);
+    const [update] = await updates;
+    assert.equal(update.uri, uri);
+  });
+});
+
+describe('prompt and resource admin routes', function () {
+  it('sit behind the mcp-server.read permission', () => {
+    const { registerPromptResourceRoutes } = require('../../nodes/lib/prompt-resource-routes');
+    const guard = () => undefined;
+    const asked: string[] = [];
+    const routes: Array<{ path: string; handlers: unknown[] }> = [];
+    registerPromptResourceRoutes({
+      httpAdmin: { get: (path: string, ...handlers: unknown[]) => routes.push({ path, handlers }) },
+      auth: { needsPermission: (p: string) => (asked.push(p), guard) },
+    });
+    assert.deepEqual(asked, ['mcp-server.read', 'mcp-server.read']);
+    assert.deepEqual(routes.map((r) => r.path), ['/mcp-server/:id/prompts', '/mcp-server/:id/resources']);
+    for (const r of routes) assert.equal(r.handlers[0], guard, `${r.path} is guarded`);
+  });
+});
