@@ -1,6 +1,7 @@
 // gemini-agent: Node-RED adapter for the Gemini function-calling loop (src/gemini/). It resolves the
 // settings, builds the tool catalog from the configured mcp-server nodes and msg.tools, runs the loop
 // with an MCP executor (auto mode) or a flow round trip (flow mode), and keeps memory in node context.
+// A server prompt as system instruction and approvals (output 3) live in lib/agent-approval-and-prompt.
 import type { Content, GoogleGenAI } from '@google/genai';
 import { McpNodeError } from '../src/errors';
 import { expandEnv } from '../src/env-expand';
@@ -20,6 +21,7 @@ import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
 import { translator } from './lib/i18n';
 import { registerGeminiAdminRoutes } from './lib/gemini-admin-routes';
+import { agentExtras } from './lib/agent-approval-and-prompt';
 
 interface ServerEntry {
   server?: string;
@@ -59,6 +61,7 @@ export = function register(RED: RED) {
     const closing = new AbortController();
     // The key wherever it comes from is masked in everything this and every other node emits.
     const releaseKey = secrets.register([node.credentials?.apiKey, process.env.GOOGLE_API_KEY, process.env.GEMINI_API_KEY]);
+    const extras = agentExtras(RED, def); // systemPrompt and approval
 
     const entries: ServerEntry[] = Array.isArray(def.servers) ? (def.servers as ServerEntry[]) : [];
     const servers: ConfiguredServer[] = [];
@@ -69,6 +72,7 @@ export = function register(RED: RED) {
       else if (entry.server) missing.push(entry.server);
     }
     for (const s of servers) s.node.register(node);
+    if (extras.problem) node.error(extras.problem);
     if (missing.length) {
       node.error(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }));
       statusWriter(RED, node).fixed({ fill: 'red', shape: 'ring', text: t('gemini-agent.status.missing-server') });
@@ -81,6 +85,7 @@ export = function register(RED: RED) {
     }
 
     handleInput(RED, node, async (msg, send) => {
+      if (extras.takeApprovalAnswer(msg)) return; // releases a call waiting for approval
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
         if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as any)) {
@@ -94,7 +99,7 @@ export = function register(RED: RED) {
       const apiKey = resolveApiKey(node.credentials?.apiKey, env);
       const session = sessionKey(msg.sessionId, msg.topic);
       const history = memory === 'context' ? await loadHistory(node, session) : [];
-      const systemInstruction = await resolveSystemInstruction(msg);
+      const systemInstruction = await extras.systemInstruction(await resolveSystemInstruction(msg));
       const catalog = await buildCatalog(servers.map(sourceOf), messageTools(msg));
       for (const w of catalog.warnings) node.debug(w);
       for (const u of catalog.unavailable) node.warn(t('gemini-agent.warnings.server-unavailable', { server: u.server, error: u.error }));
@@ -107,10 +112,10 @@ export = function register(RED: RED) {
           contents: [...history, ...prompt],
           systemInstruction,
           catalog,
-          executor:
-            toolMode === 'flow'
-              ? router.executor((call) => send([null, call as unknown as NodeMessage]), timeoutMs)
-              : mcpExecutor(),
+          executor: extras.guard(
+            toolMode === 'flow' ? router.executor((call) => send([null, call as unknown as NodeMessage]), timeoutMs) : mcpExecutor(),
+            (request) => send([null, null, request as unknown as NodeMessage]),
+          ),
           maxSteps,
           functionCalling,
           temperature,

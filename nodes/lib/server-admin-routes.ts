@@ -16,6 +16,7 @@ import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
 import { scrubAnswers, secretsInBody } from './secret-gate';
+import { registerPromptResourceRoutes } from './prompt-resource-routes';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
 const registeredOn = new WeakSet<object>();
@@ -24,6 +25,7 @@ export function registerServerAdminRoutes(RED: RED): void {
   // One registration per admin app (the test helper builds a fresh one per runtime).
   if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
   registeredOn.add(RED.httpAdmin);
+  registerPromptResourceRoutes(RED); // GET /mcp-server/:id/prompts and /resources
 
   RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req: any, res: any) => {
     const server = getServerNode(RED, req.params.id);

@@ -27,6 +27,8 @@ import type {
 import { createTransport } from './transport-factory';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 import { CLIENT_INFO } from './client-info';
+import type { PromptsAndResources } from './prompts-resources';
+import { SessionFeatures } from './session-features';
 
 export interface SessionLogger {
   debug(message: string): void;
@@ -57,6 +59,8 @@ interface Connection {
 }
 
 export class McpSession implements ToolProvider {
+  /** Prompts and resources on this session (src/mcp/session-features.ts). */
+  readonly features: SessionFeatures;
   readonly where: string;
   private conn?: Connection;
   private connecting?: Promise<Connection>;
@@ -79,6 +83,23 @@ export class McpSession implements ToolProvider {
     private readonly log: SessionLogger = silentLogger,
   ) {
     this.where = describeEndpoint(settings);
+    this.features = new SessionFeatures(this.where, (what, op, timeout) => this.run(what, op, timeout), settings.timeoutMs, log);
+  }
+
+  listPrompts: PromptsAndResources['listPrompts'] = (o) => this.features.listPrompts(o);
+  getPrompt: PromptsAndResources['getPrompt'] = (name, args, o) => this.features.getPrompt(name, args, o);
+  listResources: PromptsAndResources['listResources'] = (o) => this.features.listResources(o);
+  listResourceTemplates: PromptsAndResources['listResourceTemplates'] = (o) => this.features.listResourceTemplates(o);
+  readResource: PromptsAndResources['readResource'] = (uri, o) => this.features.readResource(uri, o);
+  subscribeResource: PromptsAndResources['subscribeResource'] = (uri, onUpdate, o) => this.features.subscribeResource(uri, onUpdate, o);
+
+  /** One request on the live session, with the reconnect and error rules of tools/call. */
+  private async run<T>(what: string, op: (client: Client) => Promise<T>, timeoutMs: number): Promise<T> {
+    try {
+      return await this.withConnection((c) => op(c.client));
+    } catch (err) {
+      throw this.requestError(what, err, timeoutMs);
+    }
   }
 
   identity(): ServerIdentity {
@@ -268,6 +289,7 @@ export class McpSession implements ToolProvider {
           this.lastFailure = undefined;
           this.lastExit = undefined;
           this.cached = undefined;
+          await this.features.resubscribe(conn.client);
           this.setState({ kind: 'connecting' });
           return conn;
         })
@@ -328,6 +350,7 @@ export class McpSession implements ToolProvider {
     });
     const conn: Connection = { client, kind, process: transport instanceof ProcessGroupStdioTransport ? transport : undefined };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
+    client.setNotificationHandler('notifications/resources/updated', (n) => this.features.dispatch(n.params));
     client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);
     client.onclose = () => this.onClosed(conn);
     try {

@@ -24,6 +24,25 @@ export class UnconfiguredProvider implements ToolProvider {
   async callTool(): Promise<never> {
     this.fail();
   }
+  // Prompts and resources fail with the same reason (not "serves tools only").
+  async listPrompts(): Promise<never> {
+    this.fail();
+  }
+  async getPrompt(): Promise<never> {
+    this.fail();
+  }
+  async listResources(): Promise<never> {
+    this.fail();
+  }
+  async listResourceTemplates(): Promise<never> {
+    this.fail();
+  }
+  async readResource(): Promise<never> {
+    this.fail();
+  }
+  async subscribeResource(): Promise<never> {
+    this.fail();
+  }
   state(): ProviderState {
     return { kind: 'error', reason: 'bad config' };
   }

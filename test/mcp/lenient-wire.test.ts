@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '../../src/mcp/sdk';
 import { captureLeniency, readResponsesLeniently } from '../../src/mcp/lenient-wire';
 import type { ListWarning } from '../../src/mcp/lenient-list';
 import { startLenientServer } from '../peers/lenient-server';
-import type { HttpEndpoint } from '../../examples/servers/todo/http-transport';
+import type { HttpEndpoint } from '../../servers/todo/http-transport';
 
 describe('lenient wire reader: prompts/list and resources/list through a plain SDK client', () => {
   let peer: HttpEndpoint;
