@@ -1,5 +1,6 @@
 // The mcp-server settings as the engine sees them: flow JSON normalised (defaults applied, numbers
 // parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep } from '../env-expand';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
@@ -22,6 +23,9 @@ export interface McpServerSettings {
   protocolVersion: string;
   /** Bearer token; never logged, never put into a message. */
   token?: string;
+  /** "oauth": the bearer comes from `authProvider` (a sign-in through the editor, see src/mcp/oauth). */
+  auth?: 'token' | 'oauth';
+  authProvider?: AuthProvider;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -41,6 +45,7 @@ export interface RawServerConfig {
   deviceId?: unknown;
   timeout?: unknown;
   protocolVersion?: unknown;
+  auth?: unknown;
 }
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
@@ -57,6 +62,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Nod
     timeoutMs: Math.round(timeoutSeconds * 1000),
     protocolVersion: str(raw.protocolVersion) || 'auto',
     token: token ? expandEnv(token, env) : undefined,
+    auth: str(raw.auth) === 'oauth' ? 'oauth' : 'token',
   };
   if (transport === 'http' || transport === 'sse') {
     settings.url = str(raw.url);
