@@ -6,6 +6,9 @@ import { normalizeSettings, type McpServerSettings } from '../src/mcp/settings';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
+import { applyOAuth } from './lib/oauth-node';
+import { registerOAuthRoutes } from './lib/oauth-routes';
+import { forgetOAuthState } from './lib/oauth-store';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, NodeStatus, RED } from './lib/red-types';
 import { statusFor } from './lib/server-status';
@@ -19,7 +22,7 @@ export = function (RED: RED) {
     const users = new Set<Node>();
     let provider: ToolProvider;
     try {
-      const settings = normalizeSettings({ ...def, id: def.id }, node.credentials?.token);
+      const settings = applyOAuth(RED, normalizeSettings({ ...def, id: def.id }, node.credentials?.token), def.id, (m) => node.debug(m));
       provider = createProvider(settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
@@ -42,8 +45,9 @@ export = function (RED: RED) {
     node.deregister = (user: Node) => {
       users.delete(user);
     };
-    node.on('close', (_removed: boolean, done: () => void) => {
+    node.on('close', (removed: boolean, done: () => void) => {
       users.clear();
+      if (removed) forgetOAuthState(RED, node.id);
       provider.close().then(done, done);
     });
   }
@@ -68,7 +72,9 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('mcp-server', McpServerNode as any, {
-    credentials: { token: { type: 'password' } },
+    // oauthState: the sign-in (tokens), written by the OAuth routes and refreshes, never in the dialog.
+    credentials: { token: { type: 'password' }, clientId: { type: 'text' }, clientSecret: { type: 'password' }, oauthState: { type: 'password' } },
   });
   registerServerAdminRoutes(RED);
+  registerOAuthRoutes(RED);
 };

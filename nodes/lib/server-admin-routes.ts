@@ -13,6 +13,7 @@ import type { Tool } from '../../src/mcp/tool-provider';
 import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
+import { applyOAuth } from './oauth-node';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
 const registeredOn = new WeakSet<object>();
@@ -41,7 +42,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     const token = tokenFor(RED, body);
     let session: McpSession | undefined;
     try {
-      const settings = normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token);
+      const settings = applyOAuth(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection' }, token), String(body.id ?? ''));
       if (settings.transport === 'esp32') {
         return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-mcp-in node; deploy it and see its device list' });
       }
@@ -67,7 +68,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     const body = req.body ?? {};
     let session: McpSession | undefined;
     try {
-      const settings = normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body));
+      const settings = applyOAuth(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools' }, tokenFor(RED, body)), String(body.id ?? ''));
       if (settings.transport === 'esp32') {
         return res.status(404).json({ error: 'ESP32 devices connect to an esp32-mcp-in node: deploy it first' });
       }
