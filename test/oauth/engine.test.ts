@@ -12,20 +12,8 @@ import type { OAuthState, OAuthStateStore } from '../../src/mcp/oauth/state';
 import { OAuthTokenProvider } from '../../src/mcp/oauth/token-provider';
 import { oauthStateStore } from '../../nodes/lib/oauth-store';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { HA_USER, HaIndieAuth } from '../peers/oauth/ha-indieauth';
-
-const REDIRECT = 'http://127.0.0.1:1880/mcp-server/oauth/callback';
-
-/** What the browser does on HA's login page: post the form, follow nothing, read the redirect. */
-export async function loginAtHa(authorizationUrl: string): Promise<URLSearchParams> {
-  const url = new URL(authorizationUrl);
-  const form = new URLSearchParams({ ...Object.fromEntries(url.searchParams), ...HA_USER });
-  const res = await fetch(new URL('/auth/login', url), { method: 'POST', body: form, redirect: 'manual' });
-  assert.equal(res.status, 302, await res.text());
-  const back = new URL(res.headers.get('location')!);
-  assert.equal(back.origin + back.pathname, REDIRECT);
-  return back.searchParams;
-}
+import { HaIndieAuth } from '../peers/oauth/ha-indieauth';
+import { loginAtHa, REDIRECT } from './ha-login';
 
 function memoryStore(initial?: OAuthState): OAuthStateStore & { saves: number } {
   let state = initial;
