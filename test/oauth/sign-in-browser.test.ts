@@ -87,7 +87,7 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
   }
 
   /** Opens the server's dialog, clicks Authorize, lets `login` sign in on the new tab, waits for "Signed in". */
-  async function authorize(serverId: string, login: (tab: Page) => Promise<void>): Promise<void> {
+  async function authorize(serverId: string, login: (tab: Page) => Promise<void>, close = '#node-config-dialog-cancel'): Promise<void> {
     await page.evaluate((id) => RED.editor.editConfig('', 'mcp-server', id), serverId);
     await page.locator('#node-config-mcp-oauth-authorize').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#node-config-input-token').isVisible(), false, 'the token field is hidden with OAuth');
@@ -97,8 +97,8 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     await tab.locator('#mcp-oauth-result', { hasText: 'Signed in' }).waitFor({ timeout: 30000 });
     await tab.close();
     await page.locator('#node-config-mcp-oauth-result', { hasText: 'Signed in' }).waitFor({ timeout: 15000 });
-    await page.locator('#node-config-dialog-cancel').click();
-    await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
+    await page.locator(close).click();
+    await page.locator(close).waitFor({ state: 'detached' });
   }
 
   function assertNoToken(where: string, text: string): void {
@@ -175,10 +175,30 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     assertNoToken('the answer', res.text + admin.text + again.text);
   });
 
+  it('a server added in the editor can sign in before its first deploy; the deploy keeps the sign-in', async () => {
+    await page.evaluate((url) => {
+      RED.nodes.import([{ id: 'srv-new', type: 'mcp-server', name: 'new HA', transport: 'http', url, auth: 'oauth', timeout: 20 }]);
+      RED.nodes.dirty(true);
+    }, ha.url);
+    await authorize('srv-new', async (tab) => {
+      await tab.locator('input[name=username]').fill(HA_USER.username);
+      await tab.locator('input[name=password]').fill(HA_USER.password);
+      await tab.locator('#ha-login').click();
+    }, '#node-config-dialog-ok');
+    await page.locator('#red-ui-header-button-deploy').click();
+    // The flow posted in before() is terse JSON the editor calls "not properly configured": confirm.
+    await page.getByRole('button', { name: 'Confirm deploy' }).click({ timeout: 5000 }).catch(() => undefined);
+    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    const res = await get('mcp-server/srv-new/tools?refresh=true');
+    assert.equal(res.status, 200, res.text);
+    assert.ok(JSON.parse(res.text).tools.some((t: any) => t.name === 'HassTurnOn'));
+    issued.push(...haAuth.issuedTokens());
+  });
+
   it('no token in GET /flows, in the credentials the editor reads, in Node-RED\'s log; the token file is encrypted', async () => {
     assert.ok(issued.length >= 6);
     assertNoToken('GET /flows', (await get('flows')).text);
-    for (const id of ['srv-std', 'srv-ha']) {
+    for (const id of ['srv-std', 'srv-ha', 'srv-new']) {
       const creds = await get(`credentials/mcp-server/${id}`);
       assertNoToken('the editor credentials', creds.text);
     }
