@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from '../browser/chromium-editor';
+import { launchEditor, skipWithoutChromium, type EditorBrowser } from '../browser/chromium-editor';
 import { startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { HA_USER, HaIndieAuth } from '../peers/oauth/ha-indieauth';
@@ -209,4 +209,3 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     assert.deepEqual(editor.pageErrors, []);
   });
 });
-void repoRoot;
