@@ -8,6 +8,9 @@ import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { getListenerNode } from './lib/esp32-listener-config';
 import { registerServerAdminRoutes } from './lib/server-admin-routes';
+import { applyOAuth } from './lib/oauth-node';
+import { registerOAuthRoutes } from './lib/oauth-routes';
+import { forgetOAuthState } from './lib/oauth-store';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, RED } from './lib/red-types';
 import { nodeEnvLookup, withStdioPaths } from './lib/node-env';
@@ -27,7 +30,12 @@ export = function (RED: RED) {
     const releases = [secrets.register([node.credentials?.token, ...secretCredentialValues(node.credentials?.secrets)])];
     const releaseSecrets = () => releases.forEach((release) => release());
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...def, id: def.id, secrets: node.credentials?.secrets }, node.credentials?.token, nodeEnvLookup(RED, node)));
+      const settings = applyOAuth(
+        RED,
+        withStdioPaths(RED, normalizeSettings({ ...def, id: def.id, secrets: node.credentials?.secrets }, node.credentials?.token, nodeEnvLookup(RED, node))),
+        def.id,
+        (m) => node.debug(m),
+      );
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
       provider = createProvider(settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
@@ -55,8 +63,9 @@ export = function (RED: RED) {
       // The last user gone: end the session (and its stdio process) until a node uses it again.
       if (users.size === 0) void provider.disconnect?.().catch((err) => node.debug(errorMessage(err)));
     };
-    node.on('close', (_removed: boolean, done: () => void) => {
+    node.on('close', (removed: boolean, done: () => void) => {
       users.clear();
+      if (removed) forgetOAuthState(RED, node.id);
       const finish = () => {
         releaseSecrets();
         done();
@@ -97,8 +106,17 @@ export = function (RED: RED) {
 
   RED.nodes.registerType('mcp-server', McpServerNode as any, {
     // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
-    // secretNames: their names only, so the editor can list them without ever receiving a value
-    credentials: { token: { type: 'password' }, secrets: { type: 'password' }, secretNames: { type: 'text' } },
+    // secretNames: their names only, so the editor can list them without ever receiving a value;
+    // oauthState: the sign-in (tokens), written by the OAuth routes and refreshes, never in the dialog.
+    credentials: {
+      token: { type: 'password' },
+      secrets: { type: 'password' },
+      secretNames: { type: 'text' },
+      clientId: { type: 'text' },
+      clientSecret: { type: 'password' },
+      oauthState: { type: 'password' },
+    },
   });
   registerServerAdminRoutes(RED);
+  registerOAuthRoutes(RED);
 };

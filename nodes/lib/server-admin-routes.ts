@@ -17,6 +17,7 @@ import type { RED } from './red-types';
 import { getServerNode } from './server-config';
 import { scrubAnswers, secretsInBody } from './secret-gate';
 import { registerPromptResourceRoutes } from './prompt-resource-routes';
+import { applyOAuth } from './oauth-node';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
 const registeredOn = new WeakSet<object>();
@@ -46,7 +47,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     const token = tokenFor(RED, body);
     let session: McpSession | undefined;
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection', secrets: secretsFor(RED, body) }, token));
+      const settings = applyOAuth(RED, withStdioPaths(RED, normalizeSettings({ ...config, id: body.id ?? 'test-connection', secrets: secretsFor(RED, body) }, token)), String(body.id ?? ''));
       if (settings.transport === 'esp32') {
         return res.json({ ok: false, error: 'ESP32 devices connect to an esp32-listener; deploy it and see its device list' });
       }
@@ -72,7 +73,11 @@ export function registerServerAdminRoutes(RED: RED): void {
     const body = req.body ?? {};
     let session: McpSession | undefined;
     try {
-      const settings = withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools', secrets: secretsFor(RED, body) }, tokenFor(RED, body)));
+      const settings = applyOAuth(
+        RED,
+        withStdioPaths(RED, normalizeSettings({ ...(body.config ?? {}), id: body.id ?? 'editor-tools', secrets: secretsFor(RED, body) }, tokenFor(RED, body))),
+        String(body.id ?? ''),
+      );
       if (settings.transport === 'esp32') {
         return res.status(404).json({ error: 'ESP32 devices connect to an esp32-listener: deploy it first' });
       }

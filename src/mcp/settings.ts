@@ -1,5 +1,6 @@
 // The mcp-server settings as the engine sees them: flow JSON normalised (defaults applied, numbers
 // parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../env-expand';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
@@ -22,6 +23,9 @@ export interface McpServerSettings {
   protocolVersion: string;
   /** Bearer token; never logged, never put into a message. */
   token?: string;
+  /** "oauth": the bearer comes from `authProvider` (a sign-in through the editor, see src/mcp/oauth). */
+  auth?: 'token' | 'oauth';
+  authProvider?: AuthProvider;
   /** Every credential value (token, secret header and env values), for the secret scrubber. */
   secretValues?: string[];
 }
@@ -51,6 +55,7 @@ export interface RawServerConfig {
   protocolVersion?: unknown;
   /** The `secrets` credential: JSON text (or object) of SecretEntries. */
   secrets?: unknown;
+  auth?: unknown;
 }
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
@@ -67,6 +72,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
     timeoutMs: Math.round(timeoutSeconds * 1000),
     protocolVersion: str(raw.protocolVersion) || 'auto',
     token: token ? expandEnv(token, env) : undefined,
+    auth: str(raw.auth) === 'oauth' ? 'oauth' : 'token',
   };
   const secretValues: string[] = [];
   settings.secretValues = secretValues;

@@ -12,7 +12,7 @@ export interface TransportHooks {
 
 export function httpHeaders(s: McpServerSettings): Record<string, string> {
   const headers: Record<string, string> = { ...(s.headers ?? {}) };
-  if (s.token) headers.Authorization = `Bearer ${s.token}`;
+  if (s.token && s.auth !== 'oauth') headers.Authorization = `Bearer ${s.token}`;
   return headers;
 }
 
@@ -28,10 +28,13 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
   }
   const url = new URL(s.url!);
   const requestInit: RequestInit = { headers: httpHeaders(s) };
+  // OAuth: the provider supplies the bearer, refreshes it, and the transport retries once after a 401.
+  const authProvider = s.auth === 'oauth' ? s.authProvider : undefined;
   // Each request gets its own abort signal (no listener pile-up on the transport's long-lived one).
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch: perRequestSignalFetch() });
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, authProvider, fetch: perRequestSignalFetch() });
   return new StreamableHTTPClientTransport(url, {
     requestInit,
+    authProvider,
     fetch: perRequestSignalFetch(readableReplyFetch()),
     // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },

@@ -288,7 +288,9 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       return id;
     });
     const cred = await fetch(`${nodeRed!.url}credentials/mcp-server/${remoteId}`).then((r) => r.json());
-    assert.deepEqual(cred, { has_token: true });
+    // (the OAuth credentials, empty here, are listed too: only the token matters)
+    assert.equal(cred.has_token, true);
+    assert.doesNotMatch(JSON.stringify(cred), /secret-import-token/);
   });
 
   it('opens the gemini-agent and esp32-mcp-in dialogs; esp32-mcp-in picks its esp32-listener', async () => {
@@ -308,6 +310,8 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     ]);
     for (const [id, type] of [['agent1', 'gemini-agent'], ['esp1', 'esp32-mcp-in']]) {
       await openEditor(id);
+      // The form is filled in after the tray's buttons exist: wait for it rather than race it.
+      await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
       assert.ok(await page.locator('#dialog-form .form-row').count() > 0, `${type} dialog has fields`);
       if (type === 'esp32-mcp-in') {
         // the editor's config-node select for the listener, holding the imported one

@@ -39,6 +39,11 @@ export interface HomeAssistantOptions {
   token?: string;
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
+  /** HA's OAuth/IndieAuth sign-in (test/peers/oauth/ha-indieauth.ts): its routes, and its tokens accepted. */
+  auth?: {
+    route(req: IncomingMessage, res: ServerResponse, body: string, origin: string): boolean;
+    accepts(authorization: string | undefined): boolean;
+  };
 }
 
 export interface HomeAssistantStandIn {
@@ -81,7 +86,9 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
       };
       requests.push(record);
       res.on('finish', () => (record.status = res.statusCode));
-      handle(req, res, record, token, origin);
+      if (opts.auth?.route(req, res, record.body, origin)) return;
+      const accepted = req.headers.authorization === `Bearer ${token}` || !!opts.auth?.accepts(req.headers.authorization);
+      handle(req, res, record, accepted, origin);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -102,7 +109,7 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
   };
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, token: string, origin: string): void {
+function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, authorized: boolean, origin: string): void {
   const path = (req.url ?? '/').split('?')[0];
 
   if (path === '/.well-known/oauth-protected-resource' && req.method === 'GET') {
@@ -122,7 +129,7 @@ function handle(req: IncomingMessage, res: ServerResponse, record: RecordedReque
     sendText(res, 405, '405: Method Not Allowed', { Allow: 'POST' });
     return;
   }
-  if (req.headers.authorization !== `Bearer ${token}`) {
+  if (!authorized) {
     sendText(res, 401, '401: Unauthorized', {
       'WWW-Authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`,
     });

@@ -1,0 +1,111 @@
+// One interactive sign-in, started from the editor's Authorize button and finished by the browser's
+// redirect to our callback route. Discovery follows the MCP authorization spec through the SDK
+// (RFC 9728 protected resource metadata, then RFC 8414 / OpenID configuration). Then:
+// - a configured client id, or an authorization server that offers registration (RFC 7591):
+//   the SDK's auth() does registration, PKCE, the resource indicator and the code exchange;
+// - neither (Home Assistant): IndieAuth, with the client id = the base URL of the redirect URI.
+import { randomBytes } from 'node:crypto';
+import { auth, discoverOAuthServerInfo, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { McpNodeError, errorMessage } from '../../errors';
+import { indieAuthAuthorizationUrl, indieAuthClientId, indieAuthExchangeCode } from './indieauth';
+import { SdkOAuthProvider } from './sdk-provider';
+import { expiresAtFrom, type OAuthState, type SignInKind } from './state';
+
+export interface SignInRequest {
+  serverUrl: string;
+  /** Our callback route as the browser reaches it, e.g. http://host:1880/mcp-server/oauth/callback */
+  redirectUrl: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface PendingSignIn {
+  state: string;
+  kind: SignInKind;
+  authorizationUrl: string;
+  /** Exchanges the callback's code; rejects with a message a person can act on. */
+  finish(callback: URLSearchParams): Promise<OAuthState>;
+}
+
+export async function startSignIn(req: SignInRequest): Promise<PendingSignIn> {
+  const state = randomBytes(24).toString('base64url');
+  let discovery: OAuthDiscoveryState;
+  try {
+    discovery = await discoverOAuthServerInfo(req.serverUrl);
+  } catch (err) {
+    throw new McpNodeError(
+      `${req.serverUrl}: no OAuth authorization server found (${errorMessage(err)}); use auth "token" if this server takes a fixed token`,
+      'no OAuth metadata',
+      'OAUTH_DISCOVERY',
+    );
+  }
+  const meta = discovery.authorizationServerMetadata;
+  if (!meta) throw new McpNodeError(`${req.serverUrl}: the authorization server publishes no metadata`, 'no OAuth metadata', 'OAUTH_DISCOVERY');
+  const useIndieAuth = !req.clientId && !meta.registration_endpoint;
+  return useIndieAuth ? startIndieAuth(req, state, discovery) : startSdkSignIn(req, state, discovery);
+}
+
+async function startSdkSignIn(req: SignInRequest, state: string, discovery: OAuthDiscoveryState): Promise<PendingSignIn> {
+  const provider = new SdkOAuthProvider({ redirectUrl: req.redirectUrl, clientId: req.clientId, clientSecret: req.clientSecret, state, discovery });
+  const result = await auth(provider, { serverUrl: req.serverUrl });
+  if (result !== 'REDIRECT' || !provider.authorizationUrl) {
+    throw new McpNodeError(`${req.serverUrl}: the authorization server gave no sign-in page`, 'no sign-in page', 'OAUTH_START');
+  }
+  return {
+    state,
+    kind: 'oauth',
+    authorizationUrl: provider.authorizationUrl.href,
+    async finish(callback) {
+      const code = codeOf(callback);
+      const done = await auth(provider, { serverUrl: req.serverUrl, authorizationCode: code, iss: callback.get('iss') ?? undefined });
+      if (done !== 'AUTHORIZED' || !provider.savedTokens) throw new McpNodeError('the authorization server issued no token', 'no token', 'OAUTH_EXCHANGE');
+      const now = Date.now();
+      return {
+        kind: 'oauth',
+        serverUrl: req.serverUrl,
+        redirectUrl: req.redirectUrl,
+        tokens: provider.savedTokens,
+        obtainedAt: now,
+        expiresAt: expiresAtFrom(provider.savedTokens.expires_in, now),
+        client: provider.client,
+        discovery: provider.discovery,
+      };
+    },
+  };
+}
+
+async function startIndieAuth(req: SignInRequest, state: string, discovery: OAuthDiscoveryState): Promise<PendingSignIn> {
+  const meta = discovery.authorizationServerMetadata!;
+  const clientId = indieAuthClientId(req.redirectUrl);
+  const tokenEndpoint = String(meta.token_endpoint);
+  return {
+    state,
+    kind: 'indieauth',
+    authorizationUrl: indieAuthAuthorizationUrl(String(meta.authorization_endpoint), { clientId, redirectUrl: req.redirectUrl, state }).href,
+    async finish(callback) {
+      const tokens = await indieAuthExchangeCode(tokenEndpoint, { code: codeOf(callback), clientId, redirectUrl: req.redirectUrl });
+      const now = Date.now();
+      return {
+        kind: 'indieauth',
+        serverUrl: req.serverUrl,
+        redirectUrl: req.redirectUrl,
+        tokens,
+        obtainedAt: now,
+        expiresAt: expiresAtFrom(tokens.expires_in, now),
+        clientId,
+        tokenEndpoint,
+      };
+    },
+  };
+}
+
+function codeOf(callback: URLSearchParams): string {
+  const error = callback.get('error');
+  if (error) {
+    const why = callback.get('error_description');
+    throw new McpNodeError(`the authorization server refused the sign-in: ${error}${why ? ` (${why})` : ''}`, error, 'OAUTH_REFUSED');
+  }
+  const code = callback.get('code');
+  if (!code) throw new McpNodeError('the sign-in came back without a code', 'no code', 'OAUTH_EXCHANGE');
+  return code;
+}
