@@ -4,18 +4,17 @@
 // A server prompt as system instruction and approvals (output 3) live in lib/agent-approval-and-prompt.
 import type { Content, GoogleGenAI } from '@google/genai';
 import { McpNodeError } from '../src/errors';
-import { expandEnv } from '../src/env-expand';
+import { parseAgentSettings } from '../src/gemini/agent-settings';
 import { nodeEnvLookup } from './lib/node-env';
 import { runAgent } from '../src/gemini/agent-loop';
 import { mcpExecutor } from '../src/gemini/auto-executor';
-import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../src/gemini/client';
+import { createGeminiClient, resolveApiKey, DEFAULT_BASE_URL } from '../src/gemini/client';
 import { MaxStepsError } from '../src/gemini/errors';
 import { FlowCallRouter } from '../src/gemini/flow-executor';
-import { DEFAULT_HISTORY_TURNS, contextKey, promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
+import { contextKey, promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
 import { buildCatalog, type MessageTools, type ServerSource } from '../src/gemini/tool-catalog';
-import type { FunctionCallingMode } from '../src/gemini/types';
 import { secrets } from '../src/secrets';
-import { evaluateProperty, handleInput, lines, numberSetting } from './lib/input-handler';
+import { evaluateProperty, handleInput, lines } from './lib/input-handler';
 import { statusWriter } from './lib/node-status';
 import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
 import { getServerNode, type McpServerConfigNode } from './lib/server-config';
@@ -35,8 +34,6 @@ interface ConfiguredServer {
   entry: ServerEntry;
 }
 
-const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
-
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
   registerGeminiAdminRoutes(RED); // POST /gemini-agent/test (the dialog's Test button)
@@ -44,23 +41,14 @@ export = function register(RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     const env = nodeEnvLookup(RED, node);
-    const model = expandEnv(String(def.model || ''), env).trim() || DEFAULT_MODEL;
-    const baseUrl = expandEnv(String(def.baseUrl || ''), env).trim() || undefined;
-    const apiVersion = expandEnv(String(def.apiVersion || ''), env).trim() || DEFAULT_API_VERSION;
-    const toolMode = def.toolMode === 'flow' ? 'flow' : 'auto';
-    const maxSteps = Math.max(1, Math.floor(numberSetting(def.maxSteps, 10)!));
-    const functionCalling = MODES.includes(String(def.functionCalling).toUpperCase() as FunctionCallingMode)
-      ? (String(def.functionCalling).toUpperCase() as FunctionCallingMode)
-      : 'AUTO';
-    const temperature = numberSetting(def.temperature, undefined);
-    const memory = def.memory === 'context' ? 'context' : 'none';
-    const historyTurns = Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!));
-    const stream = def.stream === true || def.stream === 'true';
-    const timeoutMs = numberSetting(def.timeout, 120)! * 1000;
+    const { model, baseUrl, apiVersion, toolMode, maxSteps, functionCalling, temperature, memory, historyTurns, stream, timeoutMs } = parseAgentSettings(
+      def,
+      env,
+    );
     const router = new FlowCallRouter(node.id);
     const closing = new AbortController();
     // The key wherever it comes from is masked in everything this and every other node emits.
-    const releaseKey = secrets.register([node.credentials?.apiKey, process.env.GOOGLE_API_KEY, process.env.GEMINI_API_KEY]);
+    const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
     const extras = agentExtras(RED, def); // systemPrompt and approval
 
     const entries: ServerEntry[] = Array.isArray(def.servers) ? (def.servers as ServerEntry[]) : [];

@@ -10,20 +10,19 @@
 // Body: {config:{servers}}. Answer: {ok:true, servers:[{server, name, total, functions:[…]}], warnings}. The API key stays server-side: the editor sends the password placeholder
 // for a stored key, and no answer or error ever contains the key (errors are scrubbed).
 import { errorMessage } from '../../src/errors';
-import { expandEnv } from '../../src/env-expand';
+import { parseAgentSettings } from '../../src/gemini/agent-settings';
 import { runAgent } from '../../src/gemini/agent-loop';
 import { mcpExecutor } from '../../src/gemini/auto-executor';
-import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../../src/gemini/client';
+import { createGeminiClient, resolveApiKey, DEFAULT_BASE_URL } from '../../src/gemini/client';
 import { MaxStepsError, scrub } from '../../src/gemini/errors';
 import { buildCatalog, type ServerSource } from '../../src/gemini/tool-catalog';
-import type { FunctionCallingMode, TraceStep } from '../../src/gemini/types';
-import { lines, numberSetting } from './input-handler';
+import type { TraceStep } from '../../src/gemini/types';
+import { lines } from './input-handler';
 import type { RED } from './red-types';
 import { getServerNode } from './server-config';
 import { scrubAnswers, secretsInBody } from './secret-gate';
 
 const PASSWORD_PLACEHOLDER = '__PWRD__';
-const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 const registeredOn = new WeakSet<object>();
 
 interface TestConfig {
@@ -117,12 +116,7 @@ function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }): string {
 
 async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: string) {
   if (!prompt.trim()) throw new Error('Type a prompt to send');
-  const model = expandEnv(String(config.model ?? '')).trim() || DEFAULT_MODEL;
-  const baseUrl = expandEnv(String(config.baseUrl ?? '')).trim() || undefined;
-  const apiVersion = expandEnv(String(config.apiVersion ?? '')).trim() || DEFAULT_API_VERSION;
-  const maxSteps = Math.max(1, Math.floor(numberSetting(config.maxSteps, 10)!));
-  const mode = String(config.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
-  const timeoutMs = numberSetting(config.timeout, 120)! * 1000;
+  const { model, baseUrl, apiVersion, maxSteps, functionCalling, temperature, timeoutMs } = parseAgentSettings(config as Record<string, unknown>);
 
   const { rows, missing } = serverRows(RED, config);
   if (missing.length) throw new Error(notDeployed(missing));
@@ -137,8 +131,8 @@ async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: 
       catalog,
       executor: mcpExecutor(),
       maxSteps,
-      functionCalling: MODES.includes(mode) ? mode : 'AUTO',
-      temperature: numberSetting(config.temperature, undefined),
+      functionCalling,
+      temperature,
       timeoutMs,
       secrets: [apiKey],
       endpoint: `${baseUrl ?? DEFAULT_BASE_URL}/${apiVersion}/models/${model}`,

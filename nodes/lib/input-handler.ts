@@ -47,12 +47,7 @@ export function evaluateProperty(RED: RED, node: Node, value: unknown, type: str
   });
 }
 
-/** Flow JSON gives numbers as numbers or numeric strings; blank means "use the default". */
-export function numberSetting(value: unknown, fallback: number | undefined): number | undefined {
-  if (value === undefined || value === null || value === '') return fallback;
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(n) ? n : fallback;
-}
+export { numberSetting } from '../../src/settings-values';
 
 /** Multi-line settings (include/exclude/expected/tokens/allow): one entry per non-blank line. */
 export function lines(value: unknown): string[] {

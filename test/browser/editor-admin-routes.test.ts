@@ -25,7 +25,7 @@ describe('editor admin routes (mcp-server tools and test)', function () {
   it('GET mcp-server/:id/tools lists a deployed server\'s 19 tools, with compiler warnings for a format', async () => {
     const plain = await helper.request().get('/mcp-server/ha/tools').expect(200);
     assert.equal(plain.body.tools.length, 19);
-    assert.equal(plain.body.warnings, undefined);
+    assert.deepEqual(plain.body.warnings ?? [], [], 'a clean list has no warnings');
     const compiled = await helper.request().get('/mcp-server/ha/tools?format=gemini-schema').expect(200);
     assert.ok(compiled.body.warnings.length > 0, 'HA schemas use what Gemini Schema cannot express');
     for (const w of compiled.body.warnings) assert.deepEqual(Object.keys(w).sort(), ['message', 'path', 'tool']);

@@ -93,7 +93,9 @@ export const rootSchemaArb: fc.Arbitrary<Schema> = fc
     return root;
   });
 
-const anyJson = fc.jsonValue({ maxDepth: 2 });
+// Keys named like Object.prototype methods are left out: Ajv's uniqueItems comparison (fast-deep-equal)
+// calls a.valueOf() and throws on {"valueOf":0}, a limit of the validator, not of the compiler under test.
+const anyJson = fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(valueOf|toString)":/.test(JSON.stringify(v)));
 
 function resolve(root: Schema, ref: string): unknown {
   let node: unknown = root;

@@ -1,0 +1,41 @@
+// The gemini-agent settings as the loop needs them, parsed once for the node and for the dialog's
+// Test route alike (defaults applied, `${VAR}` expanded through the lookup the caller gives).
+import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
+import { numberSetting } from '../settings-values';
+import { DEFAULT_API_VERSION, DEFAULT_MODEL } from './client';
+import { DEFAULT_HISTORY_TURNS } from './memory';
+import type { FunctionCallingMode } from './types';
+
+const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
+
+export interface AgentSettings {
+  model: string;
+  baseUrl?: string;
+  apiVersion: string;
+  toolMode: 'auto' | 'flow';
+  maxSteps: number;
+  functionCalling: FunctionCallingMode;
+  temperature?: number;
+  memory: 'none' | 'context';
+  historyTurns: number;
+  stream: boolean;
+  timeoutMs: number;
+}
+
+export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup = processEnvLookup): AgentSettings {
+  const text = (v: unknown) => expandEnv(String(v ?? ''), env).trim();
+  const mode = String(def.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
+  return {
+    model: text(def.model) || DEFAULT_MODEL,
+    baseUrl: text(def.baseUrl) || undefined,
+    apiVersion: text(def.apiVersion) || DEFAULT_API_VERSION,
+    toolMode: def.toolMode === 'flow' ? 'flow' : 'auto',
+    maxSteps: Math.max(1, Math.floor(numberSetting(def.maxSteps, 10)!)),
+    functionCalling: MODES.includes(mode) ? mode : 'AUTO',
+    temperature: numberSetting(def.temperature, undefined),
+    memory: def.memory === 'context' ? 'context' : 'none',
+    historyTurns: Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!)),
+    stream: def.stream === true || def.stream === 'true',
+    timeoutMs: numberSetting(def.timeout, 120)! * 1000,
+  };
+}
