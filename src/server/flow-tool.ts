@@ -64,5 +64,5 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
   }
   const seconds = Number(def.timeout);
   const timeoutMs = def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 30000 : seconds * 1000;
-  return { definition, check, subject, method: subject ? toolName : undefined, timeoutMs };
+  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs };
 }
