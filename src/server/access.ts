@@ -62,3 +62,19 @@ export function allowedHostnames(extra: string[] = []): string[] {
 export function rebindingCheck(request: Request, hosts: string[]): Response | undefined {
   return hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, hosts);
 }
+
+/**
+ * An anonymous endpoint serves only the local network (loopback, RFC 1918, link-local, IPv6 ULA):
+ * Home Assistant's MCP client has no token field, and "anonymous" must not mean "the internet".
+ */
+export function isLocalNetworkAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const ip = address.replace(/^::ffff:/i, '');
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  }
+  const lower = ip.toLowerCase();
+  return lower === '::1' || /^f[cd][0-9a-f]{2}:/.test(lower) || /^fe[89ab][0-9a-f]:/.test(lower);
+}

@@ -13,7 +13,7 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
-import { bearerCheck, rebindingCheck } from './access';
+import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './access';
 import type { McpEndpoint } from './endpoint';
 import { sendWebResponse, toWebRequest } from './web-bridge';
 
@@ -67,6 +67,9 @@ export class HttpServing {
 
   private async serve(req: IncomingMessage, signal: AbortSignal): Promise<Response> {
     if (this.closed) return jsonError(503, -32000, 'This endpoint is being redeployed; retry.');
+    if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
+      return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
+    }
     const request = await toWebRequest(req, signal);
     const refused = rebindingCheck(request, this.options.allowedHosts);
     if (refused) return refused;
