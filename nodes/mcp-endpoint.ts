@@ -6,6 +6,7 @@ import { HttpServing } from '../src/server/http-endpoint';
 import { allowedHostnames } from '../src/server/access';
 import { endpointSettings } from '../src/server/settings';
 import { errorMessage } from '../src/errors';
+import { expandEnvDeep } from '../src/env-expand';
 import { translator } from './lib/i18n';
 import { mountRoutes } from './lib/http-node-routes';
 import { attachObjectGraph } from './lib/endpoint-graph';
@@ -25,7 +26,8 @@ export = function (RED: RED) {
     const closers: Array<() => Promise<void> | void> = [];
     let status: NodeStatus = {};
     try {
-      const settings = endpointSettings(def, node.credentials ?? {});
+      // ${VAR} in settings and credentials, as for mcp-server: one exported flow works on every machine.
+      const settings = endpointSettings(expandEnvDeep({ ...def }), expandEnvDeep({ ...(node.credentials ?? {}) }));
       node.label = settings.name !== 'node-red' ? settings.name : settings.path;
       node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions });
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
