@@ -47,7 +47,8 @@ export = function (RED: RED) {
         status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.noTokens') };
         node.warn(t('mcp-endpoint.errors.noTokens', { path: settings.path }));
       }
-      if (open) node.warn(t('mcp-endpoint.errors.anonymous', { path: settings.path }));
+      // Logged, not warned: anonymous is a choice the user made; the users' yellow status keeps it visible.
+      if (open) node.log(t('mcp-endpoint.errors.anonymous', { path: settings.path }));
     } catch (err) {
       // Never throw from a constructor: report, and let every tool-in show the reason.
       node.error(t('mcp-endpoint.errors.badConfig', { reason: errorMessage(err) }));
