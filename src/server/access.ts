@@ -59,8 +59,13 @@ export function allowedHostnames(extra: string[] = []): string[] {
   return [...names];
 }
 
-export function rebindingCheck(request: Request, hosts: string[]): Response | undefined {
-  return hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, hosts);
+/**
+ * DNS rebinding: a page on a foreign site must not reach the endpoint through the user's browser.
+ * Origin is always checked (browsers send it). Host is checked only on an anonymous endpoint: with
+ * tokens, a rebinding page has no token, and a reverse proxy's own host name must keep working.
+ */
+export function rebindingCheck(request: Request, hosts: string[], checkHost: boolean): Response | undefined {
+  return (checkHost ? hostHeaderValidationResponse(request, hosts) : undefined) ?? originValidationResponse(request, hosts);
 }
 
 /**

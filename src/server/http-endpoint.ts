@@ -71,7 +71,7 @@ export class HttpServing {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
     const request = await toWebRequest(req, signal);
-    const refused = rebindingCheck(request, this.options.allowedHosts);
+    const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (this.checkBearer) {

@@ -24,6 +24,22 @@ describe('mcp-endpoint over Streamable HTTP', function () {
     await assert.rejects(connect('/mcp', '2026-07-28'), /401|nauthorized/);
   });
 
+  it('refuses a foreign Origin (DNS rebinding) with 403, and accepts a proxy host name when a token is given', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: {} });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
+    const foreign = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
+    assert.equal(foreign.status, 403);
+    const viaProxy = await new Promise<number>((resolve, reject) => {
+      const req = require('node:http').request(`${baseUrl}/mcp`, { method: 'POST', headers: { ...headers, host: 'nodered.example.org' } }, (res: any) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    });
+    assert.equal(viaProxy, 200);
+  });
+
   for (const era of ['2026-07-28', '2025-11-25'] as Era[]) {
     describe(`protocol ${era}`, () => {
       it('lists the flow tools with their schema, annotations and the server info', async () => {
