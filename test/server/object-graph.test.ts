@@ -186,6 +186,17 @@ describe('object graph (seed 002) over context', function () {
     assert.equal((await call(c.client, 'get_property', { path: '/home/bedroom/temperature' })).data.value, 19.2);
   });
 
+  it('serves a tab\'s flow context (flow:<tab id>.<key>) next to a global root', async () => {
+    await start({ roots: 'global.home\nflow:tab1.garage', writable: '/garage/door/open' });
+    const flowContext = (helper.getNode('set-fn') as any).context().flow;
+    flowContext.set('garage', { $title: 'Garage', door: { $type: 'Door', open: false } });
+    const { data } = await call(c.client, 'query');
+    assert.deepEqual(Object.keys(data.subjects), ['home', 'garage']);
+    assert.deepEqual((await call(c.client, 'set_property', { path: '/garage/door/open', value: true })).data, { success: true, previousValue: false });
+    assert.equal(flowContext.get('garage').door.open, true);
+    assert.equal(global().get('garage'), undefined, 'written to the flow context, not global');
+  });
+
   it('with no writable paths the graph is read-only', async () => {
     await start({ roots: 'global.home' });
     const before = structuredClone(global().get('home'));
