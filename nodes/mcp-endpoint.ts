@@ -56,6 +56,10 @@ export = function (RED: RED) {
       node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
       status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.badConfig') };
     }
+    // One tools/list_changed per deploy: announce when the runtime has started every node.
+    const flush = () => node.endpoint.tools.flush();
+    RED.events?.on('flows:started', flush);
+    closers.push(() => void RED.events?.removeListener('flows:started', flush));
     node.register = (user: Node) => {
       users.add(user);
       user.status(status);

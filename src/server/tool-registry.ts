@@ -1,12 +1,14 @@
 // The tools an endpoint serves, as `mcp-tool-in` nodes register and deregister them. A change is
-// announced once per burst (a redeploy deregisters and registers many nodes in one tick), so a
-// client sees one notifications/tools/list_changed per deploy, not one per node.
+// announced once per burst (a redeploy stops and starts many nodes), so a client sees one
+// notifications/tools/list_changed per deploy, not one per node: the adapter calls flush() when the
+// runtime says the flows started, and a quiet period announces changes made outside a deploy.
 import type { FlowTool } from './types';
 
 export class ToolRegistry {
   private readonly tools = new Map<string, FlowTool>();
   private readonly listeners = new Set<() => void>();
   private pending: NodeJS.Timeout | undefined;
+  private dirty = false;
 
   /** Returns a reason when the name is taken by another node (the tool is then not served). */
   register(tool: FlowTool): string | undefined {
@@ -52,12 +54,19 @@ export class ToolRegistry {
     this.listeners.clear();
   }
 
+  /** Announces pending changes now (the runtime finished starting the flows). */
+  flush(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const l of this.listeners) l();
+  }
+
   private changed(): void {
-    if (this.pending) return;
-    this.pending = setTimeout(() => {
-      this.pending = undefined;
-      for (const l of this.listeners) l();
-    }, 50);
+    this.dirty = true;
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.flush(), 250);
     this.pending.unref?.();
   }
 }
