@@ -61,6 +61,7 @@ export interface RED {
   server: import('node:http').Server;
   auth: { needsPermission(permission: string): (req: any, res: any, next: () => void) => void };
   settings: Record<string, any>;
+  events?: import('node:events').EventEmitter;
   log: { info(m: unknown): void; warn(m: unknown): void; error(m: unknown): void; debug(m: unknown): void; trace(m: unknown): void };
   _(key: string, subs?: Record<string, unknown>): string;
 }

@@ -1,0 +1,85 @@
+// Who may call an endpoint: bearer tokens (compared in constant time) and, against DNS rebinding,
+// the Host and Origin a browser would send. Answers are the SDK's own 401/403 responses, so the
+// WWW-Authenticate challenge is the one MCP clients expect.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
+import {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  originValidationResponse,
+  OAuthError,
+  OAuthErrorCode,
+  requireBearerAuth,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function tokenMatcher(tokens: string[]): (candidate: string) => boolean {
+  const digests = tokens.map(digest);
+  return (candidate) => {
+    const d = digest(candidate);
+    let ok = false;
+    for (const t of digests) ok = timingSafeEqual(t, d) || ok; // no early exit: every token is compared
+    return ok;
+  };
+}
+
+/**
+ * undefined = anonymous endpoint (no tokens and `anonymous` set); else a check answering 401 with
+ * the challenge, or the caller's AuthInfo. No tokens without `anonymous` refuses everyone.
+ */
+export function bearerCheck(tokens: string[], anonymous: boolean): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
+  if (tokens.length === 0 && anonymous) return undefined;
+  const matches = tokenMatcher(tokens);
+  return requireBearerAuth({
+    verifier: {
+      async verifyAccessToken(token: string): Promise<AuthInfo> {
+        if (tokens.length === 0) throw new OAuthError(OAuthErrorCode.InvalidToken, NO_TOKENS);
+        if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, NOT_A_TOKEN);
+        // The SDK refuses tokens without an expiry; endpoint tokens live until removed from the node.
+        return { token, clientId: 'mcp-endpoint-token', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+    },
+  });
+}
+
+const NO_TOKENS = 'This endpoint has no tokens: add one to the mcp-endpoint node (or tick "anonymous" for a trusted network).';
+const NOT_A_TOKEN = "The bearer token is not one of this endpoint's tokens; copy a token from the mcp-endpoint node into the client's Authorization header.";
+
+/**
+ * Host names this machine answers to: loopback, its host name (also `.local`), its interface
+ * addresses, plus any the user configured. A DNS-rebinding page arrives with a foreign Host.
+ */
+export function allowedHostnames(extra: string[] = []): string[] {
+  const names = new Set<string>([...localhostAllowedHostnames(), hostname(), `${hostname()}.local`, ...extra]);
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) names.add(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+  }
+  return [...names];
+}
+
+/**
+ * DNS rebinding: a page on a foreign site must not reach the endpoint through the user's browser.
+ * Origin is always checked (browsers send it). Host is checked only on an anonymous endpoint: with
+ * tokens, a rebinding page has no token, and a reverse proxy's own host name must keep working.
+ */
+export function rebindingCheck(request: Request, hosts: string[], checkHost: boolean): Response | undefined {
+  return (checkHost ? hostHeaderValidationResponse(request, hosts) : undefined) ?? originValidationResponse(request, hosts);
+}
+
+/**
+ * An anonymous endpoint serves only the local network (loopback, RFC 1918, link-local, IPv6 ULA):
+ * Home Assistant's MCP client has no token field, and "anonymous" must not mean "the internet".
+ */
+export function isLocalNetworkAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const ip = address.replace(/^::ffff:/i, '');
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  }
+  const lower = ip.toLowerCase();
+  return lower === '::1' || /^f[cd][0-9a-f]{2}:/.test(lower) || /^fe[89ab][0-9a-f]:/.test(lower);
+}

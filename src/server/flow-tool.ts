@@ -1,0 +1,68 @@
+// An `mcp-tool-in` node's settings turned into a tool definition, checked: the name pattern of
+// SPEC §8, schemas that compile, annotations limited to the four hints. Throws with what to fix.
+import { compileArgumentCheck, type ArgumentCheck } from './argument-validator';
+import type { Tool } from './types';
+
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+export interface FlowToolSettings {
+  definition: Tool;
+  check: ArgumentCheck;
+  subject?: string;
+  method?: string;
+  timeoutMs: number;
+}
+
+function jsonObject(value: unknown, what: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch (err) {
+      throw new Error(`${what} is not valid JSON (${(err as Error).message})`, { cause: err });
+    }
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what} must be a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+/** `/home/bedroom/` and `home/bedroom` name the same subject. */
+export function normalisePath(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  return `/${parts.join('/')}`;
+}
+
+export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings {
+  const name = typeof def.name === 'string' ? def.name.trim() : '';
+  const method = typeof def.method === 'string' && def.method.trim() ? def.method.trim() : undefined;
+  const subject = typeof def.subject === 'string' && def.subject.trim() ? normalisePath(def.subject.trim()) : undefined;
+  const toolName = name || method || '';
+  if (!TOOL_NAME.test(toolName)) throw new Error(`tool name "${toolName}" must be 1-128 letters, digits, "_", "." or "-"`);
+  const inputSchema = jsonObject(def.inputSchema, 'input schema') ?? { type: 'object', properties: {} };
+  if (inputSchema.type !== 'object') throw new Error('input schema must have "type": "object" (MCP tool arguments are an object)');
+  const outputSchema = jsonObject(def.outputSchema, 'output schema');
+  const given = jsonObject(def.annotations, 'annotations') ?? {};
+  const annotations: Record<string, boolean> = {};
+  for (const h of HINTS) if (typeof given[h] === 'boolean') annotations[h] = given[h] as boolean;
+  const title = typeof def.title === 'string' && def.title.trim() ? def.title.trim() : undefined;
+  const description = typeof def.description === 'string' && def.description.trim() ? def.description.trim() : undefined;
+  const definition: Tool = {
+    name: toolName,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    inputSchema: inputSchema as Tool['inputSchema'],
+    ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
+    ...(Object.keys(annotations).length ? { annotations } : {}),
+  };
+  let check: ArgumentCheck;
+  try {
+    check = compileArgumentCheck(inputSchema);
+  } catch (err) {
+    throw new Error(`input schema does not compile: ${(err as Error).message}`, { cause: err });
+  }
+  const seconds = Number(def.timeout);
+  const timeoutMs = def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 30000 : seconds * 1000;
+  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs };
+}

@@ -1,0 +1,47 @@
+// The mcp-endpoint node's settings as flow JSON gives them (strings, numeric strings, newline
+// lists), checked and given their defaults in one place.
+export interface EndpointSettings {
+  path: string;
+  name: string;
+  instructions: string;
+  tokens: string[];
+  anonymous: boolean;
+  contextStore: string | undefined;
+  roots: string[];
+  writable: string[];
+  maxDepth: number;
+  maxSubjects: number;
+  xiaozhiEndpoint: string | undefined;
+}
+
+export function lines(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  return typeof value === 'string' ? value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) : [];
+}
+
+function positive(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  return value === '' || value === undefined || value === null || !Number.isFinite(n) || n < 1 ? fallback : Math.floor(n);
+}
+
+export function endpointSettings(def: Record<string, unknown>, credentials: Record<string, unknown> = {}): EndpointSettings {
+  let path = typeof def.path === 'string' && def.path.trim() ? def.path.trim() : '/mcp';
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (path.length > 1) path = path.replace(/\/+$/, '');
+  const store = typeof def.contextStore === 'string' && def.contextStore.trim() && def.contextStore !== 'default' ? def.contextStore.trim() : undefined;
+  const xiaozhi = typeof credentials.xiaozhiEndpoint === 'string' && credentials.xiaozhiEndpoint.trim() ? credentials.xiaozhiEndpoint.trim() : undefined;
+  if (xiaozhi && !/^wss?:\/\//.test(xiaozhi)) throw new Error('the xiaozhi MCP endpoint must be a ws:// or wss:// URL (copy it from the xiaozhi console, token included)');
+  return {
+    path,
+    name: typeof def.name === 'string' && def.name.trim() ? def.name.trim() : 'node-red',
+    instructions: typeof def.instructions === 'string' ? def.instructions : '',
+    tokens: lines(credentials.tokens),
+    anonymous: def.anonymous === true || def.anonymous === 'true',
+    contextStore: store,
+    roots: lines(def.roots),
+    writable: lines(def.writable),
+    maxDepth: positive(def.maxDepth, 10),
+    maxSubjects: positive(def.maxSubjects, 100),
+    xiaozhiEndpoint: xiaozhi,
+  };
+}

@@ -1,0 +1,47 @@
+// Shapes shared by the endpoint engine: what a flow tool is, what a call carries to it, and the
+// result it answers with. No Node-RED types here: the node adapters translate msg <-> these.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+
+export type { CallToolResult, Tool };
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** One call of a tool, as the flow (or the object graph) sees it. */
+export interface ToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The JSON-RPC id as the client sent it (a string through xiaozhi's relay). */
+  requestId: string | number;
+  client: { name?: string; version?: string };
+  /** Fires when the client cancels or disconnects. */
+  signal: AbortSignal;
+  /** Sends notifications/progress when the client asked for it (a progressToken); a no-op otherwise. */
+  progress(update: ProgressUpdate): Promise<void>;
+}
+
+/** A tool a flow offers (`mcp-tool-in`): its definition and how a call reaches the flow. */
+export interface FlowTool {
+  /** The registering node's id: a tool name claimed twice is kept by the first claimant. */
+  owner: string;
+  definition: Tool;
+  /** Bound as a method of an object-graph subject instead of a top-level tool. */
+  subject?: string;
+  method?: string;
+  timeoutMs: number;
+  invoke(call: ToolCall): Promise<CallToolResult>;
+}
+
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

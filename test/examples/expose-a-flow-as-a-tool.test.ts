@@ -1,0 +1,53 @@
+// examples/expose-a-flow-as-a-tool.json end to end: deployed into a real Node-RED (started as
+// `npm start` starts it), then called over HTTP by the stock @modelcontextprotocol/client.
+import assert from 'node:assert/strict';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+
+describe('examples: expose-a-flow-as-a-tool.json', function () {
+  this.timeout(120_000);
+  let nr: NodeRedProcess;
+  let client: Client;
+  const flow = readExample('expose-a-flow-as-a-tool');
+
+  before(async () => {
+    nr = await startNodeRed();
+    await nr.deploy(flow);
+    client = new Client({ name: 'example-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/mcp`)));
+  });
+  after(async () => {
+    await client?.close();
+    await nr?.stop();
+  });
+
+  it('deploys without errors or unknown node types', async () => {
+    await assertCleanDeploy(nr, flow);
+  });
+
+  it('lists the two flow tools with their schemas and hints', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['read_temperature', 'toggle_lamp']);
+    assert.deepEqual(tools[0].annotations, { readOnlyHint: true, idempotentHint: true });
+  });
+
+  it('reads the sensor value the inject put into context', async () => {
+    let result: any;
+    for (let i = 0; i < 50; i++) {
+      result = await client.callTool({ name: 'read_temperature', arguments: { room: 'living_room' } });
+      if (!result.isError) break;
+      await new Promise((r) => setTimeout(r, 100)); // the inject fires 0.1 s after start
+    }
+    assert.deepEqual(result.structuredContent, { room: 'living_room', celsius: 21.5 });
+  });
+
+  it('toggles a lamp and answers with its new state; invalid arguments never reach the flow', async () => {
+    const on = await client.callTool({ name: 'toggle_lamp', arguments: { lamp: 'desk' } });
+    assert.deepEqual(on.content, [{ type: 'text', text: 'The desk lamp is now on.' }]);
+    const off = await client.callTool({ name: 'toggle_lamp', arguments: { lamp: 'desk' } });
+    assert.deepEqual(off.content, [{ type: 'text', text: 'The desk lamp is now off.' }]);
+    const bad = await client.callTool({ name: 'toggle_lamp', arguments: { lamp: 'garage' } });
+    assert.equal(bad.isError, true);
+    assert.match((bad.content as any)[0].text, /Invalid arguments for toggle_lamp: lamp: must be equal to one of the allowed values/);
+  });
+});

@@ -1,0 +1,77 @@
+// Runs the official MCP conformance suite in SERVER mode (@modelcontextprotocol/conformance
+// 0.2.0-alpha.12 under Node 22, from .tools/conformance-server; see server-setup.sh) against a URL,
+// one scenario at a time, and reads each scenario's checks.json.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+const TOOLS_DIR = join(REPO_ROOT, '.tools', 'conformance-server');
+const NODE22 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
+const CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+export const SERVER_SETUP_SCRIPT = join(__dirname, 'server-setup.sh');
+
+/** Scenarios that apply to an endpoint serving tools only (no resources, prompts, logging, completion, sampling, elicitation). */
+export const SERVER_SCENARIOS: Record<'2025-11-25' | '2026-07-28', string[]> = {
+  '2025-11-25': [
+    'server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio',
+    'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'server-sse-multiple-streams',
+    'dns-rebinding-protection',
+  ],
+  '2026-07-28': [
+    'server-stateless', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
+    'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection',
+    'caching', 'http-header-validation',
+  ],
+};
+// Not run: http-custom-header-server-validation (x-mcp-header tool annotations, SEP-2243, are not
+// something mcp-tool-in declares), and every resources/prompts/logging/completion/sampling/
+// elicitation/input-required scenario (the endpoint serves tools only).
+
+/**
+ * Checks that FAIL only because they need something a tools-only endpoint does not have: the suite
+ * marks them "Not testable" (a diagnostic tool that uses a client capability, elicitation) or probes
+ * prompts/resources the endpoint does not declare. Anything else failing fails the spec.
+ */
+export const NOT_APPLICABLE: Record<string, string> = {
+  'sep-2575-server-rejects-undeclared-capability': 'no tool needs a client capability (test_missing_capability)',
+  'sep-2575-missing-capability-http-400': 'no tool needs a client capability (test_missing_capability)',
+  'sep-2575-http-server-no-independent-requests-on-stream': 'no tool uses elicitation (test_streaming_elicitation)',
+  'sep-2549-prompts-list-caching-hints': 'the endpoint serves no prompts (prompts/list is -32601)',
+  'sep-2549-resources-list-caching-hints': 'the endpoint serves no resources (resources/list is -32601)',
+  'sep-2549-resources-templates-list-caching-hints': 'the endpoint serves no resource templates',
+};
+
+export interface ServerCheck {
+  id: string;
+  status: string;
+  description?: string;
+  errorMessage?: string;
+}
+
+export interface ServerScenarioRun {
+  scenario: string;
+  exitCode: number;
+  checks: ServerCheck[];
+  failures: ServerCheck[];
+  output: string;
+}
+
+export const serverConformanceInstalled = () => existsSync(NODE22) && existsSync(CLI);
+
+export function runServerScenario(url: string, scenario: string, specVersion: string, timeoutMs = 60000): Promise<ServerScenarioRun> {
+  const outputDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-server-'));
+  const args = [CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', specVersion, '-o', outputDir];
+  return new Promise((resolvePromise) => {
+    execFile(NODE22, args, { cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const checks: ServerCheck[] = [];
+      for (const dir of readdirSync(outputDir)) {
+        const file = join(outputDir, dir, 'checks.json');
+        if (existsSync(file)) checks.push(...(JSON.parse(readFileSync(file, 'utf8')) as ServerCheck[]));
+      }
+      const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      resolvePromise({ scenario, exitCode, checks, failures: checks.filter((c) => c.status === 'FAILURE'), output: `${stdout}\n${stderr}` });
+    });
+  });
+}
