@@ -25,7 +25,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly readBuffer = new ReadBuffer();
   private exited?: Promise<void>;
   private closing = false;
-  private exit?: { code: number | null; signal: NodeJS.Signals | null };
+  private exit?: { code: number | null; signal: NodeJS.Signals | null; askedTo: boolean };
   /** The last stderr lines: what a server that dies says about why. */
   private readonly recentStderr: string[] = [];
 
@@ -49,7 +49,7 @@ export class ProcessGroupStdioTransport implements Transport {
       this.child = child;
       this.exited = new Promise((r) =>
         child.once('exit', (code, signal) => {
-          this.exit = { code, signal };
+          this.exit = { code, signal, askedTo: this.closing };
           r();
         }),
       );
@@ -94,7 +94,7 @@ export class ProcessGroupStdioTransport implements Transport {
    * (its last stderr lines), or undefined while it runs or after we closed it.
    */
   exitDescription(): string | undefined {
-    if (!this.exit || this.closing) return undefined;
+    if (!this.exit || this.exit.askedTo) return undefined;
     const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
     // Node and Python print a stack, code frames and a version footer around the one line that matters.
     const said = this.recentStderr.filter((l) => !/^\s+(at |File ")|^\s*[\^{}]?\s*$|^Node\.js v\d|^\s+\w+: .*,?$/.test(l));

@@ -454,9 +454,10 @@ async function closeQuietly(conn: Connection): Promise<void> {
   }
 }
 
-/** "exited with code 1" / "was killed by SIGKILL" for the red ring. */
+/** The red ring's text: "exited with code 1: Error: Cannot find module '/x…", clipped to fit a status. */
 function exitStatus(exit: string): string {
-  return exit.split(':')[0].replace(/^was /, '').replace(/ \(.*$/, '');
+  const short = exit.replace(/^was /, '').replace(/ \(it wrote nothing on stderr\)$/, '');
+  return short.length > 64 ? short.slice(0, 63) + '…' : short;
 }
 
 function shortReason(s: string): string {

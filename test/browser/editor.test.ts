@@ -232,8 +232,8 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator('#node-config-mcp-import-toggle').click();
     const mcpJson = {
       mcpServers: {
-        everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { LOG: '1' } },
-        'remote-http': { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-import-token', 'X-Team': 'home' } },
+        everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { LOG: '1', GITHUB_TOKEN: 'ghp-secret-import-env' } },
+        'remote-http': { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-import-token', 'X-Team': 'home', 'X-Api-Key': 'secret-import-apikey' } },
         'legacy-sse': { type: 'sse', url: 'http://127.0.0.1:9/sse' },
         broken: { description: 'neither command nor url' },
       },
@@ -254,15 +254,15 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       const out: Record<string, unknown> = {};
       RED.nodes.eachConfig((n: any) => {
         if (n.type === 'mcp-server' && n.name !== 'Home Assistant') {
-          out[n.name] = { transport: n.transport, url: n.url, command: n.command, args: n.args, env: n.env, headers: n.headers, token: n.credentials && n.credentials.token, valid: n.valid };
+          out[n.name] = { transport: n.transport, url: n.url, command: n.command, args: n.args, env: n.env, headers: n.headers, token: n.credentials && n.credentials.token, secrets: n.credentials && n.credentials.secrets, valid: n.valid };
         }
       });
       return out;
     });
     assert.deepEqual(imported, {
-      everything: { transport: 'stdio', url: '', command: 'npx', args: '["-y","@modelcontextprotocol/server-everything"]', env: '{"LOG":"1"}', headers: '', token: undefined, valid: true },
-      'remote-http': { transport: 'http', url: 'https://mcp.example.com/mcp', command: '', args: '', env: '', headers: '{"X-Team":"home"}', token: 'secret-import-token', valid: true },
-      'legacy-sse': { transport: 'sse', url: 'http://127.0.0.1:9/sse', command: '', args: '', env: '', headers: '', token: undefined, valid: true },
+      everything: { transport: 'stdio', url: '', command: 'npx', args: '["-y","@modelcontextprotocol/server-everything"]', env: '{"LOG":"1"}', headers: '', token: undefined, secrets: '{"headers":{},"env":{"GITHUB_TOKEN":"ghp-secret-import-env"}}', valid: true },
+      'remote-http': { transport: 'http', url: 'https://mcp.example.com/mcp', command: '', args: '', env: '', headers: '{"X-Team":"home"}', token: 'secret-import-token', secrets: '{"headers":{"X-Api-Key":"secret-import-apikey"},"env":{}}', valid: true },
+      'legacy-sse': { transport: 'sse', url: 'http://127.0.0.1:9/sse', command: '', args: '', env: '', headers: '', token: undefined, secrets: undefined, valid: true },
     });
     // One undoable step: the history's last event adds exactly these three nodes.
     const last = await page.evaluate(() => {
@@ -278,7 +278,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await pageShot('config-nodes-imported');
     // The token went to the credential, never into the exported flow.
     const exported = await page.evaluate(() => JSON.stringify(RED.nodes.createCompleteNodeSet({ credentials: false })));
-    assert.doesNotMatch(exported, /secret-import-token/);
+    assert.doesNotMatch(exported, /secret-import-(token|apikey)|ghp-secret-import-env/);
     // Deployed, the runtime holds it as the node's stored credential.
     await page.locator('#red-ui-header-button-deploy').click();
     await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
@@ -288,9 +288,29 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       return id;
     });
     const cred = await fetch(`${nodeRed!.url}credentials/mcp-server/${remoteId}`).then((r) => r.json());
-    // (the OAuth credentials, empty here, are listed too: only the token matters)
+    // The secret header too; the editor gets its name back, never its value.
+    // (the OAuth credentials, empty here, are listed too)
     assert.equal(cred.has_token, true);
+    assert.equal(cred.has_secrets, true);
+    assert.equal(cred.secretNames, '{"headers":["X-Api-Key"],"env":[]}');
     assert.doesNotMatch(JSON.stringify(cred), /secret-import-token/);
+    // Its dialog lists the plain header with its value and the secret one by name, value hidden.
+    await page.evaluate((id) => RED.editor.editConfig('', 'mcp-server', id), remoteId);
+    await page.locator('#node-config-headers-list .mcp-entry-key').nth(1).waitFor();
+    const rows = await page.evaluate(() =>
+      $('#node-config-headers-list').editableList('items').map(function (this: any) {
+        return { key: $(this).find('.mcp-entry-key').val(), value: $(this).find('.mcp-entry-value').val(), type: $(this).find('.mcp-entry-value').attr('type'), secret: $(this).find('.mcp-entry-secret').prop('checked') };
+      }).get(),
+    );
+    assert.deepEqual(rows, [
+      { key: 'X-Team', value: 'home', type: 'text', secret: false },
+      { key: 'X-Api-Key', value: '', type: 'password', secret: true },
+    ]);
+    await shot('mcp-server-secret-entries');
+    // Saved untouched, nothing changed: the stored secret is not overwritten (no new deploy needed).
+    await page.locator('#node-config-dialog-ok').click();
+    await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => RED.nodes.dirty()), false);
   });
 
   it('opens the gemini-agent and esp32-mcp-in dialogs; esp32-mcp-in picks its esp32-listener', async () => {

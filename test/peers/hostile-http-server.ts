@@ -26,6 +26,10 @@ export interface HostileHttpServer {
   posts: number;
   /** tools/call requests that reached a tool. */
   calls: number;
+  /** POSTs whose connection the client closed before the answer was complete (an aborted fetch). */
+  abortedRequests: number;
+  /** notifications/cancelled received, with the request id each names. */
+  cancelled: unknown[];
   /** The headers of the last POST (to prove what the client sent). */
   lastHeaders: IncomingHttpHeaders;
   /** Kill every connection and stop listening. */
@@ -50,6 +54,8 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     posts: 0,
     calls: 0,
     lastHeaders: {},
+    abortedRequests: 0,
+    cancelled: [],
     async start() {
       http = createServer((req, res) => void handle(req, res));
       await new Promise<void>((resolve, reject) => {
@@ -82,15 +88,31 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     }
     const server = buildServer(req.headers);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      if (req.method === 'POST' && !res.writableFinished) peer.abortedRequests++;
+    });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`));
+      const request = await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`);
+      noteCancellations(await request.clone().text());
+      const response = await transport.handleRequest(request);
       await sendWebResponse(response, res);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain' });
       if (!res.destroyed) res.end(err instanceof Error ? err.message : String(err));
     } finally {
       await server.close().catch(() => undefined);
+    }
+  }
+
+  function noteCancellations(body: string): void {
+    try {
+      const sent = JSON.parse(body) as unknown;
+      for (const m of Array.isArray(sent) ? sent : [sent]) {
+        if (m?.method === 'notifications/cancelled') peer.cancelled.push(m.params?.requestId);
+      }
+    } catch {
+      /* not JSON: the SDK transport answers it */
     }
   }
 
