@@ -10,6 +10,10 @@ export interface PacerOptions {
   send: (frame: Buffer) => void;
   /** injectable for tests; default performance.now */
   now?: () => number;
+  /** nothing is sent before this many ms from now (the device must act on `tts start` first) */
+  holdMs?: number;
+  /** called after frames went out, so a producer can encode the next ones just in time */
+  onSent?: () => void;
 }
 
 export class FramePacer {
@@ -21,6 +25,8 @@ export class FramePacer {
   /** when the device will have played everything sent so far */
   private playedOutAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly notBefore: number;
+  private readonly onSent: (() => void) | undefined;
   private ended = false;
   private cancelled = false;
   private drainWaiters: Array<(r: { sent: number; cancelled: boolean }) => void> = [];
@@ -31,6 +37,13 @@ export class FramePacer {
     this.lead = options.lead ?? 5;
     this.send = options.send;
     this.now = options.now ?? (() => performance.now());
+    this.notBefore = this.now() + (options.holdMs ?? 0);
+    this.onSent = options.onSent;
+  }
+
+  /** Frames waiting to be sent. */
+  get queued(): number {
+    return this.queue.length;
   }
 
   push(...frames: Buffer[]): void {
@@ -69,6 +82,10 @@ export class FramePacer {
   private pump(): void {
     if (this.cancelled || this.timer) return;
     const now = this.now();
+    if (now < this.notBefore && this.queue.length > 0) {
+      this.schedule(this.notBefore - now);
+      return;
+    }
     while (this.queue.length > 0) {
       const ahead = Math.max(0, this.playedOutAt - now);
       if (ahead > (this.lead - 1) * this.frameMs + 0.5) break;
@@ -81,6 +98,8 @@ export class FramePacer {
       }
       if (this.cancelled) return;
     }
+    if (this.onSent) this.onSent();
+    if (this.cancelled || this.timer) return;
     if (this.queue.length > 0) {
       const wait = this.playedOutAt - (this.lead - 1) * this.frameMs - now;
       this.schedule(Math.max(1, wait));

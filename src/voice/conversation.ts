@@ -51,6 +51,17 @@ export interface ConversationOptions {
   maxUtteranceMs?: number;
   /** Opus encoder complexity for downlink (0-10) */
   complexity?: number;
+  /**
+   * How long audio is still accepted after `listen stop` (ms). 0 over WebSocket (one ordered
+   * stream); over MQTT + UDP the last datagrams can arrive after the stop message.
+   */
+  stopGraceMs?: number;
+  /**
+   * Pause between `tts start` and the first audio frame (ms, default 40). The firmware enters its
+   * Speaking state in a task scheduled on `tts start` and drops audio that arrives before; over
+   * MQTT the JSON also travels through the broker while audio takes the direct UDP path.
+   */
+  ttsSettleMs?: number;
 }
 
 export interface ConversationStats {
@@ -83,6 +94,7 @@ export class Conversation extends EventEmitter {
   private current: SpeechStream | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly cancelAll = new Set<AbortController>();
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConversationOptions) {
     super();
@@ -104,8 +116,7 @@ export class Conversation extends EventEmitter {
         if (this.speaking) this.interrupt('barge-in');
         this.startTurn(mode);
       } else if (state === 'stop') {
-        if (this.listening) this.endTurn('stop');
-        this.listening = false;
+        this.stopListening();
       } else if (state === 'detect') {
         this.wakeWord = typeof frame.text === 'string' ? frame.text : undefined;
         if (this.speaking) this.interrupt('barge-in');
@@ -184,6 +195,7 @@ export class Conversation extends EventEmitter {
   close(): void {
     if (this.closed) return;
     this.interrupt('closed');
+    clearTimeout(this.graceTimer);
     this.closed = true;
     this.emit('close');
     this.removeAllListeners();
@@ -214,7 +226,10 @@ export class Conversation extends EventEmitter {
     if (options.display) this.display(options.display);
     this.send({ type: 'tts', state: 'start' });
     if (options.sentence) this.send({ type: 'tts', state: 'sentence_start', text: options.sentence });
-    const stream = new SpeechStream(this.downlink, (opus) => this.options.link.sendAudio(opus), { complexity: this.options.complexity });
+    const stream = new SpeechStream(this.downlink, (opus) => this.options.link.sendAudio(opus), {
+      complexity: this.options.complexity,
+      holdMs: this.options.ttsSettleMs ?? 40,
+    });
     this.current = stream;
     return stream;
   }
@@ -238,7 +253,30 @@ export class Conversation extends EventEmitter {
     void this.finishStream(stream);
   }
 
+  private stopListening(): void {
+    if (!this.listening) return;
+    const grace = this.options.stopGraceMs ?? 0;
+    if (grace <= 0) {
+      this.listening = false;
+      this.endTurn('stop');
+      return;
+    }
+    clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      if (!this.listening || this.closed) return;
+      this.listening = false;
+      this.endTurn('stop');
+    }, grace);
+  }
+
   private startTurn(mode: ListenMode): void {
+    if (this.graceTimer) {
+      // A new turn before the grace ran out: the previous one ends now.
+      clearTimeout(this.graceTimer);
+      this.graceTimer = undefined;
+      this.endTurn('stop');
+    }
     this.mode = mode;
     this.listening = true;
     this.chunks = [];
