@@ -60,6 +60,7 @@ export class SpeechStream {
 
   /** No more audio: resolves when the device should have played the last frame (or on cancel). */
   end(): Promise<SpeechResult> {
+    if (!this.finished && this.stopped) this.finished = Promise.resolve(this.result());
     if (!this.finished) {
       this.ending = true;
       this.finished = new Promise<void>((resolve) => {
