@@ -99,15 +99,23 @@ export function clamp16(v: number): number {
 /** Headerless 16-bit little-endian PCM (Gemini's audio/L16) as samples; an odd last byte is dropped. */
 export function pcmFromBytes(bytes: Buffer): Int16Array {
   const out = new Int16Array(bytes.length >> 1);
+  if (LITTLE_ENDIAN) {
+    // A byte copy: Int16Array views need 2-byte alignment, which a Buffer slice may not have.
+    new Uint8Array(out.buffer).set(bytes.subarray(0, out.length * 2));
+    return out;
+  }
   for (let i = 0; i < out.length; i++) out[i] = bytes.readInt16LE(i * 2);
   return out;
 }
 
 export function bytesFromPcm(samples: Int16Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
   const out = Buffer.alloc(samples.length * 2);
   for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i], i * 2);
   return out;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export function durationMs(audio: PcmAudio): number {
   return Math.round((audio.samples.length * 1000) / audio.sampleRate);

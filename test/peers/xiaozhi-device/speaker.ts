@@ -23,6 +23,8 @@ export interface SpeakerReport {
   oversized: number;
   /** most packets waiting in the device's queue at any time */
   maxQueue: number;
+  /** times the queue ran dry in the middle of an answer (the person hears a gap) */
+  underruns: number;
   ttsStarts: number;
   ttsStops: number;
   sentences: string[];
@@ -43,7 +45,7 @@ export class DeviceSpeaker extends EventEmitter {
   constructor(sampleRate = 16000, frameMs = 60) {
     super();
     this.decoder = new Decoder({ channels: 1, sample_rate: sampleRate as 16000 });
-    this.report = { sampleRate, frameMs, played: 0, playedMs: 0, outsideSpeaking: 0, overflows: 0, decodeErrors: 0, oversized: 0, maxQueue: 0, ttsStarts: 0, ttsStops: 0, sentences: [], stt: [], peak: 0 };
+    this.report = { sampleRate, frameMs, played: 0, playedMs: 0, outsideSpeaking: 0, overflows: 0, decodeErrors: 0, oversized: 0, maxQueue: 0, underruns: 0, ttsStarts: 0, ttsStops: 0, sentences: [], stt: [], peak: 0 };
   }
 
   /** From the server hello's audio_params (the firmware keeps sample_rate and frame_duration). */
@@ -84,6 +86,7 @@ export class DeviceSpeaker extends EventEmitter {
       return;
     }
     this.report.maxQueue = Math.max(this.report.maxQueue, queued + 1);
+    if (this.report.firstAudioAt !== undefined && at > this.playedOutAt + 1) this.report.underruns++;
     this.playedOutAt = Math.max(at, this.playedOutAt) + frameMs;
     if (this.report.firstAudioAt === undefined) {
       this.report.firstAudioAt = at;
