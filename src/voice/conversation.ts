@@ -32,6 +32,8 @@ export interface SpeakOptions {
   display?: string;
   /** text of the `sentence_start` message (default: the spoken text) */
   sentence?: string;
+  /** TTS for this answer (esp32-say brings its own provider settings); default the conversation's */
+  tts?: SpeechSynthesizer;
 }
 
 export type SpeakInput = string | PcmAudio;
@@ -204,12 +206,13 @@ export class Conversation extends EventEmitter {
   private async speakNow(input: SpeakInput, options: SpeakOptions, signal: AbortSignal): Promise<SpeechResult> {
     if (signal.aborted || this.closed) return { durationMs: 0, aborted: true, reason: this.closed ? 'closed' : 'abort' };
     const text = typeof input === 'string' ? input : undefined;
-    if (text !== undefined && !this.options.tts) throw new Error('No text-to-speech provider is configured: send audio (WAV/PCM), or configure TTS');
+    const tts = options.tts ?? this.options.tts;
+    if (text !== undefined && !tts) throw new Error('No text-to-speech provider is configured: send audio (WAV/PCM), or configure TTS');
     const stream = this.openStream({ ...options, sentence: options.sentence ?? text });
     const onAbort = () => stream.cancel('abort');
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const audio = text !== undefined ? await this.options.tts!(text, signal) : (input as PcmAudio);
+      const audio = text !== undefined ? await tts!(text, signal) : (input as PcmAudio);
       stream.push(audio);
     } catch (err) {
       stream.cancel('failed');
