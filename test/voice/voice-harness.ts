@@ -11,6 +11,7 @@ import { Conversation, type ConversationOptions } from '../../src/voice/conversa
 import { decodeAudioFrame, encodeAudioFrame, protocolVersion } from '../../src/voice/binary-protocol';
 import { helloAudioParams, DEFAULT_DOWNLINK } from '../../src/voice/device-link';
 import { UdpAudioServer } from '../../src/voice/udp-audio-server';
+import type { VoiceChannel, VoiceHub } from '../../src/voice/voice-hub';
 
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
@@ -150,6 +151,87 @@ export async function startMqttVoiceServer(factory: ConversationFactory): Promis
       for (const c of byClient.values()) c.close();
       for (const s of sockets) s.destroy();
       await udp.close();
+      await new Promise((r) => broker.close(r));
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/**
+ * The listener wiring with the engine's VoiceHub, as the esp32-listener is to do it: WebSocket
+ * devices on one server and MQTT devices on an in-process broker, both handing hello, JSON, binary
+ * and disconnects to the hub.
+ */
+export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; mqttUrl: string; close(): Promise<void> }> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  wss.on('connection', (ws: WebSocket, req) => {
+    const device = { id: String(req.headers['device-id'] ?? 'unknown'), transport: 'websocket' };
+    let channel: VoiceChannel | undefined;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) return void channel?.handleBinary(data);
+      let json: any;
+      try {
+        json = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      if (json.type === 'hello') {
+        const sessionId = randomUUID();
+        channel = hub.openWebSocket({ ...device, sessionId }, req.headers['protocol-version'], {
+          json: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)),
+          binary: (b) => ws.readyState === ws.OPEN && ws.send(b, { binary: true }),
+        });
+        ws.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: sessionId, ...channel.hello }));
+        return;
+      }
+      channel?.handleJson(json);
+    });
+    ws.on('close', () => channel?.close());
+    ws.on('error', () => undefined);
+  });
+
+  const { Aedes } = await importEsm('aedes');
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    s.setNoDelay(true);
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const channels = new Map<string, VoiceChannel>();
+  broker.on('publish', (packet: any, client: any) => {
+    if (!client || packet.topic !== 'device-server') return;
+    let json: any;
+    try {
+      json = JSON.parse(packet.payload.toString());
+    } catch {
+      return;
+    }
+    const mac_ = String(client.id).split('@@@')[1] ?? '';
+    const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
+    if (json.type === 'hello' && json.transport === 'udp') {
+      const sessionId = randomUUID();
+      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId }, '127.0.0.1', deliver).then((channel) => {
+        channels.set(client.id, channel);
+        deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
+      });
+      return;
+    }
+    if (json.type === 'goodbye') return void channels.get(client.id)?.close();
+    channels.get(client.id)?.handleJson(json);
+  });
+  broker.on('clientDisconnect', (client: any) => channels.get(client.id)?.close());
+  return {
+    wsUrl: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/xiaozhi/v1/`,
+    mqttUrl: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await hub.close();
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise((r) => wss.close(r));
+      for (const s of sockets) s.destroy();
       await new Promise((r) => broker.close(r));
       await new Promise((r) => server.close(r));
     },
