@@ -19,6 +19,8 @@ export interface VoiceDevice {
   id: string;
   transport: string;
   sessionId?: string;
+  /** `audio_params` of the device's hello: its frame_duration is used for downlink too */
+  audioParams?: AudioParams;
 }
 
 export interface VoiceHubOptions {
@@ -68,10 +70,11 @@ export class VoiceHub implements VoiceListener {
   /** WebSocket device hello: `version` is the Protocol-Version header (or the hello's `version`). */
   openWebSocket(device: VoiceDevice, version: unknown, send: { json(m: Record<string, unknown>): void; binary(b: Buffer): void }): VoiceChannel {
     const v = protocolVersion(version);
-    const conversation = this.conversationFor(device, { sendJson: send.json, sendAudio: (opus) => send.binary(encodeAudioFrame(v, opus)) }, 0);
+    const downlink = this.downlinkFor(device);
+    const conversation = this.conversationFor(device, downlink, { sendJson: send.json, sendAudio: (opus) => send.binary(encodeAudioFrame(v, opus)) }, 0);
     const channel: VoiceChannel = {
       conversation,
-      hello: { audio_params: helloAudioParams(this.downlink) },
+      hello: { audio_params: helloAudioParams(downlink) },
       handleJson: (m) => conversation.handleJson(m),
       handleBinary: (frame) => {
         const decoded = decodeAudioFrame(v, frame);
@@ -89,11 +92,12 @@ export class VoiceHub implements VoiceListener {
     const server = await this.udp;
     const session = server.open();
     // Over MQTT + UDP the last datagrams may overtake `listen stop`: accept them for 40 ms more.
-    const conversation = this.conversationFor(device, { sendJson, sendAudio: (opus) => void session.sendAudio(opus) }, 40);
+    const downlink = this.downlinkFor(device);
+    const conversation = this.conversationFor(device, downlink, { sendJson, sendAudio: (opus) => void session.sendAudio(opus) }, 40);
     session.on('audio', (opus: Buffer) => conversation.handleAudio(opus));
     const channel: VoiceChannel = {
       conversation,
-      hello: { audio_params: helloAudioParams(this.downlink), udp: session.helloPart(host) },
+      hello: { audio_params: helloAudioParams(downlink), udp: session.helloPart(host) },
       handleJson: (m) => conversation.handleJson(m),
       handleBinary: () => undefined,
       close: () => {
@@ -112,13 +116,19 @@ export class VoiceHub implements VoiceListener {
     if (udp) await (await udp.catch(() => undefined))?.close();
   }
 
-  private get downlink() {
-    return this.options.downlink ?? DEFAULT_DOWNLINK;
+  /**
+   * 24 kHz (Gemini's output rate, so Live audio needs no resampling) in frames of the duration the
+   * device uses itself when it is one Opus can encode (firmware: 60 ms), else 60 ms.
+   */
+  private downlinkFor(device: VoiceDevice): { sampleRate: number; frameMs: number } {
+    const base = this.options.downlink ?? DEFAULT_DOWNLINK;
+    const asked = Number(device.audioParams?.frame_duration);
+    return { sampleRate: base.sampleRate, frameMs: [20, 40, 60].includes(asked) ? asked : base.frameMs };
   }
 
-  private conversationFor(device: VoiceDevice, link: ConstructorParameters<typeof Conversation>[0]['link'], stopGraceMs: number): Conversation {
+  private conversationFor(device: VoiceDevice, downlink: { sampleRate: number; frameMs: number }, link: ConstructorParameters<typeof Conversation>[0]['link'], stopGraceMs: number): Conversation {
     const live = this.options.mode === 'live';
-    const conversation = new Conversation({ link, sessionId: device.sessionId, downlink: this.downlink, collect: !live, stopGraceMs });
+    const conversation = new Conversation({ link, sessionId: device.sessionId, downlink, collect: !live, stopGraceMs });
     if (this.options.mode === 'flow') conversation.on('utterance', (u) => this.options.onUtterance?.(device, u));
     if (live && this.options.openLive) {
       new LiveBridge({

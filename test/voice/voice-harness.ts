@@ -178,7 +178,7 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
       }
       if (json.type === 'hello') {
         const sessionId = randomUUID();
-        channel = hub.openWebSocket({ ...device, sessionId }, req.headers['protocol-version'], {
+        channel = hub.openWebSocket({ ...device, sessionId, audioParams: json.audio_params }, req.headers['protocol-version'], {
           json: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)),
           binary: (b) => ws.readyState === ws.OPEN && ws.send(b, { binary: true }),
         });
@@ -214,7 +214,7 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
     const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
     if (json.type === 'hello' && json.transport === 'udp') {
       const sessionId = randomUUID();
-      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId }, '127.0.0.1', deliver).then((channel) => {
+      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver).then((channel) => {
         channels.set(client.id, channel);
         deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
       });
