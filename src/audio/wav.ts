@@ -35,7 +35,7 @@ export function encodeWav(samples: Int16Array, sampleRate: number, channels = 1)
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'latin1');
   out.writeUInt32LE(data, 40);
-  for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i], 44 + i * 2);
+  bytesFromPcm(samples).copy(out, 44);
   return out;
 }
 
