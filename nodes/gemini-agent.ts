@@ -82,7 +82,7 @@ export = function register(RED: RED) {
         return;
       }
       if (missing.length) throw new McpNodeError(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), t('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
-      const prompt = promptContents(msg.payload);
+      const prompt = promptContents(msg.payload, msg.contentType);
       if (!prompt) throw new McpNodeError(t('gemini-agent.errors.bad-payload'), t('gemini-agent.status.bad-payload'), 'GEMINI_BAD_PAYLOAD');
       const apiKey = resolveApiKey(node.credentials?.apiKey, env);
       const session = sessionKey(msg.sessionId, msg.topic);

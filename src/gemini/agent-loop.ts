@@ -4,9 +4,8 @@
 // parallel, and one role:"user" content carries one functionResponse per call, same order, same id.
 import type { Content, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { MaxStepsError, toGeminiError } from './errors';
-import { checkArguments } from './argument-check';
-import { outcomeFromError } from './tool-results';
-import type { AgentResult, CallOutcome, FunctionCallingMode, PreparedCall, ToolCatalog, ToolExecutor, TraceCall, TraceStep, Usage } from './types';
+import { runCall } from './run-call';
+import type { AgentResult, FunctionCallingMode, ToolCatalog, ToolExecutor, TraceCall, TraceStep, Usage } from './types';
 
 export interface AgentRequest {
   client: GoogleGenAI;
@@ -147,46 +146,6 @@ export function textOf(parts: Part[]): string {
     .filter((p) => typeof p.text === 'string' && !p.thought)
     .map((p) => p.text)
     .join('');
-}
-
-async function runCall(req: AgentRequest, call: Omit<PreparedCall, 'route'>): Promise<{ call: Omit<PreparedCall, 'route'>; outcome: CallOutcome; trace: TraceCall }> {
-  const started = performance.now();
-  const route = req.catalog.routes.get(call.name);
-  let outcome: CallOutcome;
-  if (!route) {
-    const known = [...req.catalog.routes.keys()];
-    outcome = {
-      response: { error: `Unknown function "${call.name}". Available functions: ${known.length ? known.join(', ') : 'none'}` },
-      isError: true,
-    };
-  } else {
-    const problem = route.definition ? checkArguments(route.definition, call.args) : undefined;
-    if (problem) {
-      outcome = { response: { error: `Invalid arguments for ${call.name}: ${problem}` }, isError: true };
-    } else {
-      try {
-        outcome = await req.executor({ ...call, route }, req.signal ?? new AbortController().signal);
-      } catch (err) {
-        if (req.signal?.aborted) throw err;
-        outcome = outcomeFromError(err);
-      }
-    }
-  }
-  const result = 'error' in outcome.response ? outcome.response.error : outcome.response.output;
-  return {
-    call,
-    outcome,
-    trace: {
-      ...(call.id !== undefined ? { id: call.id } : {}),
-      name: call.name,
-      server: route?.server,
-      tool: route?.tool,
-      args: call.args,
-      result,
-      isError: outcome.isError,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    },
-  };
 }
 
 function pendingTrace(catalog: ToolCatalog, name: string, args: Record<string, unknown>, id?: string): TraceCall {

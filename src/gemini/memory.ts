@@ -2,6 +2,7 @@
 // a user content that is not a function response (a prompt), so a cut never separates a function
 // call from its responses, and never leaves a thought signature without the call it belongs to.
 import type { Content } from '@google/genai';
+import { inlineMediaPart } from './inline-media';
 
 export const DEFAULT_HISTORY_TURNS = 10;
 
@@ -35,8 +36,15 @@ export function contextKey(session: string): string {
   return 'gemini_history_' + session.replace(/[%.[\]]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
-/** `msg.payload` as new user content: a prompt string, or a Gemini `contents` array as given. */
-export function promptContents(payload: unknown): Content[] | undefined {
+/**
+ * `msg.payload` as new user content: a prompt string, a Gemini `contents` array as given, or an
+ * audio/image Buffer (type from `contentType` or its header) as one inline part.
+ */
+export function promptContents(payload: unknown, contentType?: unknown): Content[] | undefined {
+  if (Buffer.isBuffer(payload)) {
+    const part = inlineMediaPart(payload, contentType);
+    return part ? [{ role: 'user', parts: [part] }] : undefined;
+  }
   if (typeof payload === 'string') return payload.trim() ? [{ role: 'user', parts: [{ text: payload }] }] : undefined;
   if (Array.isArray(payload) && payload.length > 0 && payload.every((c) => c && typeof c === 'object' && Array.isArray((c as any).parts))) {
     return payload.map((c) => ({ role: (c as any).role ?? 'user', parts: (c as any).parts })) as Content[];

@@ -7,10 +7,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { ALL_RULES, requiresSignatures, violations, type IssuedCall, type StrictRules } from './rules';
 import type { RecordedRequest, ScriptEntry, Step } from './script';
+import { attachLive, type FakeLive } from './live';
 
 export { reply } from './script';
 export type { RecordedRequest, ScriptEntry, Step } from './script';
 export type { StrictRules } from './rules';
+export { ANSWER_PCM, type FakeLive, type LiveTurn, type LiveSessionRecord } from './live';
 
 export interface FakeGeminiOptions {
   apiKey?: string;
@@ -27,6 +29,8 @@ export interface FakeGemini {
   script(...entries: ScriptEntry[]): void;
   /** Entries not consumed yet. */
   pending(): number;
+  /** The Live API (BidiGenerateContent WebSocket) on the same port. */
+  live: FakeLive;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,9 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       return;
     }
     const problems = violations(body, model, rules, issued, signaturesIssued);
+    if (/-tts$|-tts-/.test(model) && !(body.generationConfig?.responseModalities ?? []).includes('AUDIO')) {
+      problems.push('The requested combination of response modalities (TEXT) is not supported by the model.');
+    }
     const record: RecordedRequest = { version, model, method, url: req.url ?? '', headers: req.headers, body, violations: problems };
     requests.push(record);
     if (problems.length > 0) {
@@ -129,6 +136,9 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     switch (step.kind) {
       case 'error':
         sendError(res, step.status, step.googleStatus, step.message, streaming, step.details);
+        return;
+      case 'audio':
+        sendJson(res, envelope([{ content: { role: 'model', parts: [{ inlineData: { mimeType: step.mimeType, data: step.data.toString('base64') } }] }, finishReason: 'STOP', index: 0 }]));
         return;
       case 'raw':
         if (streaming) sendEvents(res, [step.body]);
@@ -210,6 +220,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     }
   }
 
+  const live = attachLive(server, apiKey);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {
@@ -220,8 +231,10 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     rules,
     script: (...entries) => void queue.push(...entries),
     pending: () => queue.length,
+    live,
     close: () =>
       new Promise<void>((resolve) => {
+        live.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

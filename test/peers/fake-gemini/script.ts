@@ -9,6 +9,7 @@ export type Step =
   | { kind: 'calls'; calls: CallSpec[]; ids?: boolean | string[]; signature?: string | false; text?: string; splitFinal?: boolean }
   | { kind: 'blocked'; reason: string }
   | { kind: 'raw'; body: unknown }
+  | { kind: 'audio'; data: Buffer; mimeType: string }
   | { kind: 'error'; status: number; googleStatus: string; message: string; details?: unknown[] }
   | { kind: 'midStreamError'; status: number; googleStatus: string; message: string }
   /** 200 with the given body text as the answer: not JSON (a proxy, a truncated answer). */
@@ -43,6 +44,8 @@ export const reply = {
   call: (name: string, args: Record<string, unknown> = {}): Step => ({ kind: 'calls', calls: [{ name, args }] }),
   blocked: (reason = 'SAFETY'): Step => ({ kind: 'blocked', reason }),
   raw: (body: unknown): Step => ({ kind: 'raw', body }),
+  /** A TTS answer: 16-bit LE PCM labelled as Gemini 2.5/3.1 TTS labels it (or any mimeType, e.g. audio/wav). */
+  audio: (data: Buffer, mimeType = 'audio/L16;codec=pcm;rate=24000'): Step => ({ kind: 'audio', data, mimeType }),
   error: (status: number, googleStatus: string, message: string, details?: unknown[]): Step => ({ kind: 'error', status, googleStatus, message, details }),
   midStreamError: (status: number, googleStatus: string, message: string): Step => ({ kind: 'midStreamError', status, googleStatus, message }),
   unreadable: (body = '{"candidates": [ {"content": oops'): Step => ({ kind: 'unreadable', body }),

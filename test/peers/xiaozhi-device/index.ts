@@ -3,3 +3,7 @@ export { FirmwareMcpServer, isUserOnly, type FirmwareOptions } from './firmware-
 export { XiaozhiWsDevice, type WsDeviceOptions } from './ws-device';
 export { XiaozhiMqttDevice, type MqttDeviceOptions } from './mqtt-device';
 export { ottoRobot, lichuangDev, wsTranscript, mqttTranscript, type DeviceFixture, type FirmwareTool } from './fixtures';
+export { DeviceVoice, type SayOptions } from './device-voice';
+export { DeviceSpeaker, type SpeakerReport } from './speaker';
+export { DeviceMicrophone, speechSamples } from './microphone';
+export { DeviceUdpChannel, frameForServer, payloadFromServer, udpHelloProblem } from './audio-wire';

@@ -1,0 +1,189 @@
+// A Gemini Live session (ai.live.connect of @google/genai, BidiGenerateContent over WebSocket).
+// Facts that shape it (../shared/reference/voice-live-tts.md §0-§1): connect() resolves only after
+// `setupComplete` and never rejects when the socket closes or fails first, so it is raced against
+// the close callback and a timeout; rejections arrive as close codes (1007 bad argument or key,
+// 1008 unknown model, 1011 server fault); server messages arrive in the wire's camelCase. The
+// model's function calls run through the same catalog, name mapping and argument checks as
+// gemini-agent (run-call.ts), and every answer carries the call's id.
+import { Modality, type GoogleGenAI, type LiveServerMessage, type Session } from '@google/genai';
+import { McpNodeError } from '../errors';
+import { pcmFromBytes, bytesFromPcm } from '../audio';
+import { scrub } from './errors';
+import { runCall } from './run-call';
+import type { ToolCatalog, ToolExecutor, TraceCall } from './types';
+
+export const DEFAULT_LIVE_MODEL = 'gemini-3.8-live';
+export const LIVE_INPUT_RATE = 16000;
+
+export interface LiveSessionOptions {
+  client: GoogleGenAI;
+  model?: string;
+  voice?: string;
+  systemInstruction?: string;
+  catalog: ToolCatalog;
+  executor: ToolExecutor;
+  /** connect + setup must finish within this; default 15 s */
+  connectTimeoutMs?: number;
+  secrets: Array<string | undefined>;
+}
+
+export interface LiveTranscript {
+  role: 'user' | 'model';
+  text: string;
+  finished?: boolean;
+}
+
+export interface LiveEvents {
+  /** model speech, 16-bit mono PCM at `sampleRate` (24 kHz) */
+  audio?(samples: Int16Array, sampleRate: number): void;
+  /** the person spoke over the model (server-side VAD): drop what is still queued for playback */
+  interrupted?(): void;
+  turnComplete?(): void;
+  transcript?(t: LiveTranscript): void;
+  /** a function call ran (result included) */
+  toolCall?(call: TraceCall): void;
+  /** the session ended; `error` when it was not our own close() */
+  closed?(info: { code?: number; reason?: string; error?: McpNodeError }): void;
+}
+
+export class LiveSession {
+  private closedByUs = false;
+  private readonly inflight = new Map<string, AbortController>();
+  private ended = false;
+
+  private constructor(
+    private readonly session: Session,
+    private readonly options: LiveSessionOptions,
+    private readonly events: LiveEvents,
+  ) {}
+
+  static async open(options: LiveSessionOptions, events: LiveEvents): Promise<LiveSession> {
+    const timeoutMs = options.connectTimeoutMs ?? 15_000;
+    let live: LiveSession | undefined;
+    let early: ((e: McpNodeError) => void) | undefined;
+    const failedEarly = new Promise<never>((_, reject) => (early = reject));
+    const connecting = options.client.live.connect({
+      model: options.model || DEFAULT_LIVE_MODEL,
+      config: {
+        responseModalities: [Modality.AUDIO],
+        ...(options.voice ? { speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: options.voice } } } } : {}),
+        ...(options.systemInstruction ? { systemInstruction: options.systemInstruction } : {}),
+        ...(options.catalog.declarations.length ? { tools: [{ functionDeclarations: options.catalog.declarations }] } : {}),
+        inputAudioTranscription: {},
+        outputAudioTranscription: {},
+      },
+      callbacks: {
+        onmessage: (m: LiveServerMessage) => live?.onMessage(m),
+        onerror: () => undefined, // the close that follows carries the reason
+        onclose: (e: { code?: number; reason?: string }) => {
+          if (live) live.onClose(e.code, e.reason);
+          else early?.(closeError(e.code, e.reason, options.secrets, true));
+        },
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new McpNodeError(`Gemini Live did not complete its setup within ${timeoutMs / 1000} s: check the base URL and the network`, 'timeout', 'LIVE_TIMEOUT')),
+        timeoutMs,
+      );
+    });
+    try {
+      const session = await Promise.race([connecting, failedEarly, timedOut]);
+      live = new LiveSession(session, options, events);
+      return live;
+    } catch (err) {
+      // A session that completes after we gave up must not stay open.
+      void connecting.then((s) => s.close(), () => undefined);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Microphone audio, 16-bit mono PCM at 16 kHz. */
+  sendAudio(samples: Int16Array): void {
+    if (this.ended) return;
+    this.session.sendRealtimeInput({ audio: { data: bytesFromPcm(samples).toString('base64'), mimeType: `audio/pcm;rate=${LIVE_INPUT_RATE}` } });
+  }
+
+  /** The microphone stopped (push-to-talk released): the server ends the turn without waiting for silence. */
+  endAudio(): void {
+    if (this.ended) return;
+    this.session.sendRealtimeInput({ audioStreamEnd: true });
+  }
+
+  sendText(text: string): void {
+    if (this.ended) return;
+    this.session.sendClientContent({ turns: text, turnComplete: true });
+  }
+
+  close(): void {
+    if (this.ended) return;
+    this.closedByUs = true;
+    for (const c of this.inflight.values()) c.abort();
+    this.session.close();
+  }
+
+  private onMessage(m: LiveServerMessage): void {
+    const content = m.serverContent;
+    if (content) {
+      for (const part of content.modelTurn?.parts ?? []) {
+        const data = part.inlineData;
+        if (data?.data && (data.mimeType ?? '').startsWith('audio/')) {
+          const rate = Number(/rate=(\d+)/.exec(data.mimeType ?? '')?.[1] ?? 24000);
+          this.events.audio?.(pcmFromBytes(Buffer.from(data.data, 'base64')), rate);
+        }
+      }
+      if (content.inputTranscription?.text) this.events.transcript?.({ role: 'user', text: content.inputTranscription.text, finished: content.inputTranscription.finished });
+      if (content.outputTranscription?.text) this.events.transcript?.({ role: 'model', text: content.outputTranscription.text, finished: content.outputTranscription.finished });
+      if (content.interrupted) this.events.interrupted?.();
+      if (content.turnComplete) this.events.turnComplete?.();
+    }
+    if (m.toolCall?.functionCalls?.length) void this.runCalls(m.toolCall.functionCalls);
+    for (const id of m.toolCallCancellation?.ids ?? []) this.inflight.get(id)?.abort();
+  }
+
+  private async runCalls(calls: Array<{ id?: string; name?: string; args?: Record<string, unknown> }>): Promise<void> {
+    const results = await Promise.all(
+      calls.map(async (c, index) => {
+        const controller = new AbortController();
+        const id = c.id ?? `call-${index}`;
+        this.inflight.set(id, controller);
+        try {
+          const ran = await runCall(
+            { catalog: this.options.catalog, executor: this.options.executor, signal: controller.signal },
+            { id: c.id, name: c.name ?? '', args: (c.args ?? {}) as Record<string, unknown>, step: 1, index },
+          );
+          this.events.toolCall?.(ran.trace);
+          return controller.signal.aborted ? undefined : ran;
+        } catch {
+          return undefined; // cancelled by the server (toolCallCancellation) or by close()
+        } finally {
+          this.inflight.delete(id);
+        }
+      }),
+    );
+    const answered = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+    if (this.ended || answered.length === 0) return;
+    this.session.sendToolResponse({
+      functionResponses: answered.map(({ call, outcome }) => ({ id: call.id, name: call.name, response: outcome.response as Record<string, unknown> })),
+    });
+  }
+
+  private onClose(code?: number, reason?: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const c of this.inflight.values()) c.abort();
+    this.events.closed?.({ code, reason, ...(this.closedByUs ? {} : { error: closeError(code, reason, this.options.secrets, false) }) });
+  }
+}
+
+/** A close frame from the Live API as an error a person can act on. */
+export function closeError(code: number | undefined, reason: string | undefined, secrets: Array<string | undefined>, duringSetup: boolean): McpNodeError {
+  const why = scrub(reason || 'no reason given', secrets);
+  const hint =
+    code === 1007 ? 'check the API key and the session settings' : code === 1008 ? 'check the model name: it must be a Live model' : code === 1011 ? 'a fault on Gemini\'s side: try again' : 'check the network and the base URL';
+  const when = duringSetup ? 'before its setup completed' : 'during the conversation';
+  return new McpNodeError(`Gemini Live closed the session ${when} (code ${code ?? 'none'}): ${why}; ${hint}`, `live closed ${code ?? ''}`.trim(), 'LIVE_CLOSED', { code });
+}

@@ -1,0 +1,127 @@
+// The UDP side of xiaozhi's MQTT transport: one socket for all devices. Each `hello` gets a session
+// with its own AES key and a nonce carrying a session number in its ssrc bytes; the device copies the
+// nonce into every packet header, so the ssrc routes a packet to its session, and the session answers
+// to the address its last authentic packet came from (a device behind NAT may change port).
+import { createSocket, type Socket } from 'node:dgram';
+import { EventEmitter } from 'node:events';
+import { newUdpKeys, ssrcOf, UdpAudioCrypto, type UdpKeys } from './udp-crypto';
+
+export interface UdpHelloPart {
+  server: string;
+  port: number;
+  key: string;
+  nonce: string;
+}
+
+export interface UdpAudioServerOptions {
+  port?: number;
+  bind?: string;
+}
+
+/** One device's audio channel over UDP. Emits 'audio' (Opus payload) and 'close'. */
+export class UdpAudioSession extends EventEmitter {
+  readonly crypto: UdpAudioCrypto;
+  remote: { address: string; port: number } | undefined;
+  /** packets refused (bad header, replay, unknown) */
+  rejected = 0;
+  closed = false;
+  private readonly started = performance.now();
+
+  constructor(
+    readonly ssrc: number,
+    readonly keys: UdpKeys,
+    private readonly server: UdpAudioServer,
+  ) {
+    super();
+    this.crypto = new UdpAudioCrypto(keys);
+  }
+
+  /** The `udp` object of the hello answer; `host` is the address the device can reach us at. */
+  helloPart(host: string): UdpHelloPart {
+    return { server: host, port: this.server.port, key: this.keys.key.toString('hex'), nonce: this.keys.nonce.toString('hex') };
+  }
+
+  /** False until the device has sent its first packet (we learn its address from it). */
+  sendAudio(opus: Buffer): boolean {
+    if (this.closed || !this.remote) return false;
+    const packet = this.crypto.seal(opus, Math.round(performance.now() - this.started));
+    this.server.socket.send(packet, this.remote.port, this.remote.address);
+    return true;
+  }
+
+  receive(packet: Buffer, from: { address: string; port: number }): void {
+    const opened = this.crypto.open(packet);
+    if ('rejected' in opened) {
+      this.rejected++;
+      return;
+    }
+    this.remote = { address: from.address, port: from.port };
+    this.emit('audio', opened.payload);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.server.forget(this.ssrc);
+    this.emit('close');
+    this.removeAllListeners();
+  }
+}
+
+export class UdpAudioServer {
+  readonly socket: Socket;
+  private readonly sessions = new Map<number, UdpAudioSession>();
+  private nextSsrc = (Math.random() * 0x7fffffff) >>> 0;
+  /** datagrams that matched no session */
+  strays = 0;
+  port = 0;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.on('message', (packet, rinfo) => {
+      const ssrc = ssrcOf(packet);
+      const session = ssrc === undefined ? undefined : this.sessions.get(ssrc);
+      if (!session) this.strays++;
+      else session.receive(packet, rinfo);
+    });
+    // A datagram to a device that went away comes back as ICMP errors; they must not end the socket.
+    socket.on('error', () => undefined);
+  }
+
+  static async start(options: UdpAudioServerOptions = {}): Promise<UdpAudioServer> {
+    const bind = options.bind || '0.0.0.0';
+    const socket = createSocket(bind.includes(':') ? 'udp6' : 'udp4');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(options.port ?? 0, bind, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    const server = new UdpAudioServer(socket);
+    server.port = socket.address().port;
+    return server;
+  }
+
+  /** A new session (one per device hello: the firmware resets its sequences with each hello). */
+  open(): UdpAudioSession {
+    let ssrc = this.nextSsrc++ >>> 0;
+    while (this.sessions.has(ssrc)) ssrc = this.nextSsrc++ >>> 0;
+    const session = new UdpAudioSession(ssrc, newUdpKeys(ssrc), this);
+    this.sessions.set(ssrc, session);
+    return session;
+  }
+
+  forget(ssrc: number): void {
+    this.sessions.delete(ssrc);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    for (const s of [...this.sessions.values()]) s.close();
+    await new Promise<void>((resolve) => this.socket.close(() => resolve()));
+  }
+}

@@ -1,0 +1,118 @@
+// esp32-say in the real Node-RED runtime. The esp32-listener is being rebuilt elsewhere, so a
+// stand-in config node exposes the same `voice` seam (src/voice/voice-listener.ts) over the voice
+// harness: a real WebSocket, the device simulator's speaker judging what arrives, the fake Gemini
+// doing TTS.
+import { strict as assert } from 'node:assert';
+import helper from 'node-red-node-test-helper';
+import { encodeWav } from '../../src/audio';
+import { Conversation } from '../../src/voice/conversation';
+import type { VoiceListener } from '../../src/voice/voice-listener';
+import { startFakeGemini, reply, ANSWER_PCM, type FakeGemini } from '../peers/fake-gemini';
+import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
+import { startWsVoiceServer, type WsVoiceServer } from '../voice/voice-harness';
+
+helper.init(require.resolve('node-red'));
+
+const KEY = 'AIzaSy-say-test-key-DO-NOT-LEAK-77';
+const DEVICE = 'aa:bb:cc:dd:00:01';
+const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
+const sayNode = require('../../nodes/esp32-say');
+const catchNode = require('@node-red/nodes/core/common/25-catch.js');
+
+const byDevice = new Map<string, Conversation>();
+const voiceSeam: VoiceListener = { voiceMode: 'flow', conversation: (id) => byDevice.get(id) };
+function standInListener(RED: any) {
+  RED.nodes.registerType('test-voice-listener', function (this: any, config: any) {
+    RED.nodes.createNode(this, config);
+    this.voice = voiceSeam;
+  });
+}
+
+describe('esp32-say', () => {
+  let fake: FakeGemini;
+  let server: WsVoiceServer;
+  let device: XiaozhiWsDevice;
+  let voice: DeviceVoice;
+  before((done) => void helper.startServer(done));
+  after(() => helper.stopServer());
+  beforeEach(async () => {
+    fake = await startFakeGemini({ apiKey: KEY });
+    server = await startWsVoiceServer((base, who) => {
+      const c = new Conversation(base);
+      byDevice.set(who.id, c);
+      c.on('close', () => byDevice.delete(who.id));
+      return c;
+    });
+    device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: DEVICE, fixture: lichuangDev() });
+    voice = await DeviceVoice.overWebSocket(device);
+    const flow = [
+      { id: 'tab', type: 'tab' },
+      { id: 'listener', type: 'test-voice-listener' },
+      { id: 'say', type: 'esp32-say', z: 'tab', listener: 'listener', deviceId: '', tts: { provider: 'gemini', model: 'gemini-2.5-flash-preview-tts', voice: 'Puck' }, baseUrl: fake.url, wires: [['out']], x: 100, y: 100 },
+      { id: 'out', type: 'helper', z: 'tab', x: 300, y: 100 },
+      { id: 'catcher', type: 'catch', z: 'tab', scope: null, uncaught: false, wires: [['caught']], x: 100, y: 200 },
+      { id: 'caught', type: 'helper', z: 'tab', x: 300, y: 200 },
+    ];
+    await helper.load([standInListener, sayNode, catchNode], flow, { say: { apiKey: KEY } });
+  });
+  afterEach(async () => {
+    await helper.unload();
+    device.close();
+    await server.close();
+    await fake.close();
+  });
+
+  function send(msg: Record<string, unknown>): Promise<{ out?: any; caught?: any }> {
+    return new Promise((resolve) => {
+      helper.getNode('out').once('input', (m: any) => resolve({ out: m }));
+      helper.getNode('caught').once('input', (m: any) => resolve({ caught: m }));
+      helper.getNode('say').receive(msg);
+    });
+  }
+
+  it('speaks a text through Gemini TTS with the configured model and voice, to msg.device.id', async () => {
+    fake.script(reply.audio(ANSWER_PCM));
+    const { out } = await send({ payload: 'The kitchen light is on.', display: 'turn on the kitchen light', device: { id: DEVICE } });
+    assert.equal(out.payload.aborted, false);
+    assert.equal(out.payload.durationMs, Math.ceil(ANSWER_MS / 60) * 60);
+    assert.equal(fake.requests[0].model, 'gemini-2.5-flash-preview-tts');
+    assert.equal(fake.requests[0].body.generationConfig.speechConfig.voiceConfig.prebuiltVoiceConfig.voiceName, 'Puck');
+    const r = voice.speaker.report;
+    assert.deepEqual(r.stt, ['turn on the kitchen light']);
+    assert.deepEqual(r.sentences, ['The kitchen light is on.']);
+    assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60);
+    assert.equal(r.outsideSpeaking + r.overflows + r.decodeErrors, 0);
+  });
+
+  it('plays a WAV from the flow, resampled to the announced rate', async () => {
+    const wav = encodeWav(new Int16Array(16000).map((_, i) => 7000 * Math.sin(i / 4)), 16000);
+    const { out } = await send({ payload: wav, device: { id: DEVICE } });
+    assert.deepEqual(out.payload, { durationMs: 1020, aborted: false });
+    assert.equal(voice.speaker.report.sampleRate, 24000);
+    assert.ok(Math.abs(voice.speaker.report.playedMs - 1000) <= 60);
+    assert.equal(fake.requests.length, 0, 'no TTS for audio');
+  });
+
+  it('reports to Catch: raw PCM without msg.sampleRate, a device that is not connected, a Gemini refusal without the key', async () => {
+    let r = await send({ payload: Buffer.alloc(480), device: { id: DEVICE } });
+    assert.match(r.caught.error.message, /set msg.sampleRate/);
+    r = await send({ payload: 'hi', device: { id: '11:22:33:44:55:66' } });
+    assert.match(r.caught.error.message, /11:22:33:44:55:66 has no open audio channel/);
+    fake.script(reply.error(403, 'PERMISSION_DENIED', `key ${KEY} is not allowed`));
+    r = await send({ payload: 'hi', device: { id: DEVICE } });
+    assert.match(r.caught.error.message, /403/);
+    assert.ok(!JSON.stringify(r.caught).includes(KEY));
+    // The tts stop is sent before the error is raised; it reaches the device a moment later.
+    await new Promise<void>((resolve) => (voice.speaker.report.ttsStops ? resolve() : voice.speaker.once('tts-stop', () => resolve())));
+    assert.equal(voice.speaker.report.ttsStarts, 1);
+    assert.equal(voice.speaker.report.ttsStops, 1, 'the failed answer still ended with tts stop');
+  });
+
+  it('ends with aborted:true when the device aborts playback', async () => {
+    const long = encodeWav(new Int16Array(24000 * 6).map((_, i) => 5000 * Math.sin(i / 6)), 24000);
+    voice.speaker.once('first-audio', () => voice.abort());
+    const { out } = await send({ payload: long, device: { id: DEVICE } });
+    assert.equal(out.payload.aborted, true);
+    assert.ok(out.payload.durationMs < 6000);
+  });
+});

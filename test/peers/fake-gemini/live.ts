@@ -1,0 +1,221 @@
+// The fake's Gemini Live API: BidiGenerateContent over WebSocket, spoken as documented
+// (https://ai.google.dev/api/live; ../shared/reference/voice-live-tts.md §1). The SDK asks for
+// `//ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=K` (double
+// slash with a bare baseUrl), so the route matches on the path's end. Rules enforced with the real
+// close codes: `setup` first and only once (1007), exactly one of clientContent | realtimeInput |
+// toolResponse per message (1007), a known Live model (1008), a valid key (1007), PCM input with
+// its rate, tool responses that answer the issued ids by name (1007). The fake ends the person's
+// turn on `audioStreamEnd` or after 500 ms of silence following speech (its own energy VAD), and
+// reports barge-in (speech while it answers) as `interrupted` followed by `turnComplete`.
+import type { Server, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface LiveTurn {
+  /** what the fake "heard", sent as inputTranscription */
+  transcript?: string;
+  /** function calls to make before answering; the answer waits for their toolResponse */
+  calls?: Array<{ name: string; args?: Record<string, unknown> }>;
+  /** answer audio, 16-bit LE PCM at 24 kHz; default the answer fixture ("The kitchen light is on.") */
+  audio?: Buffer;
+  /** outputTranscription of the answer */
+  text?: string;
+  /** wait after the end of the person's turn before answering (a model's think time) */
+  delayMs?: number;
+}
+
+export interface LiveSessionRecord {
+  url: string;
+  setup?: any;
+  /** every client message, parsed, in order (audio data replaced by its byte count) */
+  messages: any[];
+  audioBytes: number;
+  toolResponses: any[];
+  violations: string[];
+  /** realtime audio received while a function call was unanswered */
+  audioDuringCall: number;
+  interruptions: number;
+  closed?: { code: number; reason: string; by: 'client' | 'server' };
+  /** performance.now() when the fake sent the first audio of each answer */
+  firstAudioAt: number[];
+}
+
+export interface FakeLive {
+  sessions: LiveSessionRecord[];
+  script(...turns: LiveTurn[]): void;
+  pending(): number;
+  close(): void;
+}
+
+export const ANSWER_PCM = readFileSync(join(__dirname, 'fixtures', 'answer-24k.pcm'));
+const CHUNK_BYTES = 24000 * 2 * 0.2; // 200 ms of audio per serverContent message
+const LIVE_MODEL = /^models\/[a-z0-9.-]*(live|native-audio)[a-z0-9.-]*$/;
+
+export function attachLive(server: Server, apiKey: string): FakeLive {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const queue: LiveTurn[] = [];
+  const sessions: LiveSessionRecord[] = [];
+  let callCounter = 5831923424298605773n;
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!url.pathname.endsWith('.BidiGenerateContent')) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => run(ws, req.url ?? '', url.searchParams.get('key')));
+  });
+
+  function run(ws: WebSocket, url: string, key: string | null): void {
+    const rec: LiveSessionRecord = { url, messages: [], audioBytes: 0, toolResponses: [], violations: [], audioDuringCall: 0, interruptions: 0, firstAudioAt: [] };
+    sessions.push(rec);
+    const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(Buffer.from(JSON.stringify(m)), { binary: true });
+    const reject = (code: number, reason: string) => {
+      rec.violations.push(`${code} ${reason}`);
+      rec.closed = { code, reason, by: 'server' };
+      ws.close(code, reason);
+    };
+    // The fake's VAD over the person's audio.
+    let speechMs = 0;
+    let silenceMs = 0;
+    let answering: { cancelled: boolean } | undefined;
+    let pendingCalls: Map<string, string> | undefined;
+    let resumeAfterCalls: (() => void) | undefined;
+
+    ws.on('message', (data: Buffer) => {
+      let m: any;
+      try {
+        m = JSON.parse(data.toString());
+      } catch {
+        return reject(1007, 'Invalid JSON payload received.');
+      }
+      const keys = Object.keys(m ?? {});
+      rec.messages.push(summarise(m));
+      if (!rec.setup) {
+        if (keys.length !== 1 || keys[0] !== 'setup') return reject(1007, 'Request contains an invalid argument.');
+        if (key !== apiKey) return reject(1007, 'API key not valid. Please pass a valid API key.');
+        const model = String(m.setup.model ?? '');
+        if (!LIVE_MODEL.test(model)) return reject(1008, `${model} is not found for API version v1beta, or is not supported for bidiGenerateContent.`);
+        const modalities = m.setup.generationConfig?.responseModalities;
+        if (modalities !== undefined && (!Array.isArray(modalities) || modalities.length !== 1)) return reject(1007, 'Request contains an invalid argument.');
+        rec.setup = m.setup;
+        send({ setupComplete: {} });
+        return;
+      }
+      if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0])) return reject(1007, 'Request contains an invalid argument.');
+      if (m.toolResponse) return onToolResponse(m.toolResponse);
+      if (m.clientContent) return void (m.clientContent.turnComplete !== false && endOfTurn());
+      const input = m.realtimeInput;
+      if (input.audioStreamEnd === true) return void (speechMs > 0 && endOfTurn());
+      if (!input.audio) return;
+      const mime = String(input.audio.mimeType ?? '');
+      if (!/^audio\/pcm;rate=\d+$/.test(mime)) return reject(1007, 'Request contains an invalid argument.');
+      const pcm = Buffer.from(String(input.audio.data ?? ''), 'base64');
+      rec.audioBytes += pcm.length;
+      if (pendingCalls) rec.audioDuringCall++;
+      listen(pcm, Number(mime.split('rate=')[1]));
+    });
+    ws.on('close', (code, reason) => {
+      rec.closed ??= { code, reason: reason.toString(), by: 'client' };
+      if (answering) answering.cancelled = true;
+    });
+    ws.on('error', () => undefined);
+
+    function listen(pcm: Buffer, rate: number): void {
+      const ms = (pcm.length / 2 / rate) * 1000;
+      let sum = 0;
+      for (let i = 0; i + 1 < pcm.length; i += 2) sum += pcm.readInt16LE(i) ** 2;
+      const loud = Math.sqrt(sum / Math.max(1, pcm.length / 2)) > 300;
+      if (loud) {
+        speechMs += ms;
+        silenceMs = 0;
+        if (answering && speechMs >= 100) {
+          // Barge-in: the person talks over the answer.
+          answering.cancelled = true;
+          answering = undefined;
+          rec.interruptions++;
+          send({ serverContent: { interrupted: true } });
+          send({ serverContent: { turnComplete: true } });
+        }
+      } else if (speechMs >= 200) {
+        silenceMs += ms;
+        if (silenceMs >= 500) endOfTurn();
+      } else speechMs = 0;
+    }
+
+    function endOfTurn(): void {
+      speechMs = 0;
+      silenceMs = 0;
+      if (answering) return;
+      const turn = queue.shift();
+      if (!turn) return void rec.violations.push('fake-gemini: no scripted Live turn left');
+      const state = { cancelled: false };
+      answering = state;
+      void answer(turn, state).finally(() => {
+        if (answering === state) answering = undefined;
+      });
+    }
+
+    async function answer(turn: LiveTurn, state: { cancelled: boolean }): Promise<void> {
+      if (turn.transcript) send({ serverContent: { inputTranscription: { text: turn.transcript } } });
+      if (turn.delayMs) await sleep(turn.delayMs);
+      if (state.cancelled) return;
+      if (turn.calls?.length) {
+        const functionCalls = turn.calls.map((c) => ({ id: `function-call-${++callCounter}`, name: c.name, args: c.args ?? {} }));
+        pendingCalls = new Map(functionCalls.map((c) => [c.id, c.name]));
+        const answered = new Promise<void>((resolve) => (resumeAfterCalls = resolve));
+        send({ toolCall: { functionCalls } });
+        await answered;
+        if (state.cancelled) return;
+      }
+      const audio = turn.audio ?? ANSWER_PCM;
+      for (let at = 0; at < audio.length; at += CHUNK_BYTES) {
+        if (state.cancelled) return;
+        if (at === 0) rec.firstAudioAt.push(performance.now());
+        send({ serverContent: { modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: audio.subarray(at, at + CHUNK_BYTES).toString('base64') } }] } } });
+        await sleep(20); // generation runs faster than real time
+      }
+      if (state.cancelled) return;
+      if (turn.text) send({ serverContent: { outputTranscription: { text: turn.text } } });
+      send({ serverContent: { generationComplete: true } });
+      send({ serverContent: { turnComplete: true }, usageMetadata: { promptTokenCount: 310, responseTokenCount: 95, totalTokenCount: 405 } });
+    }
+
+    function onToolResponse(r: any): void {
+      const responses = Array.isArray(r.functionResponses) ? r.functionResponses : [];
+      rec.toolResponses.push(...responses);
+      if (!pendingCalls) return reject(1007, 'Request contains an invalid argument.');
+      for (const fr of responses) {
+        if (typeof fr.id !== 'string' || pendingCalls.get(fr.id) !== fr.name || !fr.response || typeof fr.response !== 'object') {
+          return reject(1007, 'Request contains an invalid argument.');
+        }
+        pendingCalls.delete(fr.id);
+      }
+      if (pendingCalls.size === 0) {
+        pendingCalls = undefined;
+        resumeAfterCalls?.();
+      }
+    }
+  }
+
+  return {
+    sessions,
+    script: (...turns) => void queue.push(...turns),
+    pending: () => queue.length,
+    close: () => {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
+function summarise(m: any): any {
+  if (m?.realtimeInput?.audio?.data) return { realtimeInput: { audio: { mimeType: m.realtimeInput.audio.mimeType, bytes: Buffer.from(m.realtimeInput.audio.data, 'base64').length } } };
+  return m;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

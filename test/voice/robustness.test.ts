@@ -1,0 +1,85 @@
+// Odd but possible devices and the simulator's own judgement (a peer that cannot catch a fault
+// proves nothing): other frame durations and sample rates, and a speaker that really flags audio
+// outside Speaking, queue overflows and oversize packets.
+import { strict as assert } from 'node:assert';
+import { encodeAll } from '../../src/audio';
+import { Conversation, type Utterance } from '../../src/voice/conversation';
+import { VoiceHub } from '../../src/voice/voice-hub';
+import { DeviceSpeaker, lichuangDev, udpHelloProblem, XiaozhiWsDevice, DeviceVoice, speechSamples } from '../peers/xiaozhi-device';
+import { startHubServers } from './voice-harness';
+
+const tone = (rate: number, ms: number) => Int16Array.from({ length: (rate * ms) / 1000 }, (_, i) => Math.round(6000 * Math.sin(i / 5)));
+
+describe('voice: odd devices', () => {
+  it('a device that uses 20 ms frames gets 20 ms downlink frames, announced in the hello', async () => {
+    const hub: VoiceHub = new VoiceHub({ mode: 'flow', onUtterance: (d) => void hub.conversation(d.id)!.speak({ samples: tone(24000, 1000), sampleRate: 24000 }) });
+    const servers = await startHubServers(hub);
+    const device = await XiaozhiWsDevice.connect({ url: servers.wsUrl, deviceId: 'ab:00:00:00:00:20', fixture: lichuangDev(), sendHello: false });
+    try {
+      device.sendText(device.helloFrame().replace('"frame_duration":60', '"frame_duration":20'));
+      const voice = await DeviceVoice.overWebSocket(device);
+      assert.equal((await device.serverHello).audio_params.frame_duration, 20);
+      const stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'manual', realTime: false });
+      await stopped;
+      const r = voice.speaker.report;
+      assert.equal(r.frameMs, 20);
+      assert.equal(r.oversized, 0, 'no packet longer than 20 ms');
+      assert.equal(r.played, 50);
+      assert.equal(r.overflows + r.outsideSpeaking, 0);
+    } finally {
+      device.close();
+      await servers.close();
+    }
+  });
+
+  it('uplink encoded at 48 kHz (a device announcing another rate) still becomes a 16 kHz utterance of the right length', () => {
+    const utterances: Utterance[] = [];
+    const conversation = new Conversation({ link: { sendJson: () => undefined, sendAudio: () => undefined } });
+    conversation.on('utterance', (u) => utterances.push(u));
+    conversation.handleJson({ type: 'listen', state: 'start', mode: 'manual' });
+    for (const p of encodeAll(tone(48000, 1200), { sampleRate: 48000, frameMs: 60 })) conversation.handleAudio(p);
+    conversation.handleJson({ type: 'listen', state: 'stop' });
+    assert.equal(utterances[0].sampleRate, 16000);
+    assert.equal(utterances[0].durationMs, 1200);
+  });
+
+  it('audio without a listening turn is dropped and counted, never decoded into an utterance', () => {
+    const utterances: Utterance[] = [];
+    const conversation = new Conversation({ link: { sendJson: () => undefined, sendAudio: () => undefined } });
+    conversation.on('utterance', (u) => utterances.push(u));
+    for (const p of encodeAll(speechSamples(), { sampleRate: 16000, frameMs: 60 })) conversation.handleAudio(p);
+    conversation.handleJson({ type: 'listen', state: 'stop' });
+    assert.equal(utterances.length, 0);
+    assert.equal(conversation.stats.droppedOutsideTurn, 42);
+  });
+});
+
+describe('simulator: the speaker and the hello check catch what the firmware would not accept', () => {
+  const frames = encodeAll(tone(24000, 3000), { sampleRate: 24000, frameMs: 60 });
+
+  it('flags audio before tts start, a burst beyond 40 queued packets, and packets longer than announced', () => {
+    const speaker = new DeviceSpeaker();
+    speaker.configure({ sample_rate: 24000, frame_duration: 60 });
+    speaker.onAudio(frames[0]);
+    assert.equal(speaker.report.outsideSpeaking, 1);
+    speaker.onJson({ type: 'tts', state: 'start' });
+    const now = performance.now();
+    for (const f of frames) speaker.onAudio(f, now); // 50 packets at one instant
+    assert.equal(speaker.report.overflows, 10);
+    assert.equal(speaker.report.maxQueue, 40);
+    const short = new DeviceSpeaker();
+    short.configure({ sample_rate: 24000, frame_duration: 20 });
+    short.onJson({ type: 'tts', state: 'start' });
+    short.onAudio(frames[0]);
+    assert.equal(short.report.oversized, 1);
+  });
+
+  it('rejects UDP hello answers the firmware rejects', () => {
+    const good = { server: '10.0.0.2', port: 8884, key: '00112233445566778899aabbccddeeff', nonce: '01000000000000000000000000000000' };
+    assert.equal(udpHelloProblem(good), undefined);
+    assert.match(udpHelloProblem({ ...good, port: 0 })!, /port/);
+    assert.match(udpHelloProblem({ ...good, key: 'abcd' })!, /key/);
+    assert.match(udpHelloProblem({ ...good, server: 5 })!, /server/);
+  });
+});
