@@ -1,6 +1,7 @@
 // `esp32-mcp-in`: emits what happens on an `esp32-listener` (devices connecting, their tools,
 // notifications, other device messages, disconnections), optionally filtered by topic. The
 // listener config node owns the devices; this node is one of its users.
+import { guardNode } from './lib/secret-gate';
 import type { DeviceEvent } from '../src/esp32/device-session';
 import { getListenerNode } from './lib/esp32-listener-config';
 import { translator } from './lib/i18n';
@@ -12,6 +13,7 @@ export = function (RED: RED) {
   function Esp32McpInNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
+    guardNode(node); // device events leave through here: the secret gate masks what they carry
     const listenerNode = getListenerNode(RED, def.listener);
     if (!listenerNode) {
       // Never throw from a constructor: report and stay inert.
