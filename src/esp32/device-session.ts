@@ -2,6 +2,7 @@
 // conversation on the device, so initialize and tools/list are redone each time). The session
 // answers the device hello, runs the handshake, pages through tools/list, turns everything else
 // the device says into events, and fails pending calls the moment the connection is gone.
+import { CLIENT_INFO } from '../mcp/client-info';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Tool } from '../mcp/tool-provider';
@@ -66,7 +67,6 @@ export interface SessionOptions {
 export type SessionState = 'waiting-hello' | 'initializing' | 'listing' | 'ready' | 'failed' | 'closed';
 
 const DEFAULT_AUDIO_PARAMS = { format: 'opus', sample_rate: 16000, channels: 1, frame_duration: 60 };
-const CLIENT_INFO = { name: 'node-red-contrib-mcp-gemini', version: '0.1.0' };
 
 export class DeviceSession extends EventEmitter {
   readonly id: string;
