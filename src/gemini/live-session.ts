@@ -6,7 +6,7 @@
 // model's function calls run through the same catalog, name mapping and argument checks as
 // gemini-agent (run-call.ts), and every answer carries the call's id.
 import { Modality, type GoogleGenAI, type LiveServerMessage, type Session } from '@google/genai';
-import { McpNodeError } from '../errors';
+import { McpNodeError, errorMessage } from '../errors';
 import { pcmFromBytes, bytesFromPcm } from '../audio';
 import { scrub } from './errors';
 import { runCall } from './run-call';
@@ -98,7 +98,9 @@ export class LiveSession {
     } catch (err) {
       // A session that completes after we gave up must not stay open.
       void connecting.then((s) => s.close(), () => undefined);
-      throw err;
+      if (err instanceof McpNodeError) throw err;
+      // The SDK puts the key into the WebSocket URL: whatever it throws is scrubbed.
+      throw new McpNodeError(scrub(`Cannot open Gemini Live: ${errorMessage(err)}; check the base URL`, options.secrets), 'live failed', 'LIVE_FAILED');
     } finally {
       clearTimeout(timer);
     }
