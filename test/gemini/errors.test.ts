@@ -109,7 +109,7 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
   it('refuses a payload that is neither a prompt nor contents, with no request made', async () => {
     await load();
     const { caught } = await run({ payload: 42 });
-    assert.match(errorText(caught), /msg\.payload must be a prompt string or a Gemini contents array/);
+    assert.match(errorText(caught), /msg\.payload must be a prompt string, a Gemini contents array, or an audio\/image Buffer/);
     assert.equal(fake.requests.length, 0);
   });
 
