@@ -177,6 +177,7 @@ export class Conversation extends EventEmitter {
   beginSpeech(options: SpeakOptions = {}): { push(audio: PcmAudio): void; end(): Promise<SpeechResult>; cancel(reason: string): void; stream: SpeechStream } {
     if (this.current) this.interrupt('replaced');
     const stream = this.openStream(options);
+    if (this.closed) stream.cancel('closed');
     return {
       stream,
       push: (audio) => stream.push(audio),
