@@ -68,7 +68,7 @@ async function main() {
     const m = median(totals);
     console.log(`  ${name}  end of speech → first frame ${ms(m)} (${ms(max(totals))}); added over the ${DELAY} ms delay ${ms(m - DELAY)}; ratio to baseline ${(m / base).toFixed(2)}`);
   }
-  console.log(`  (the added latency includes the 40 ms pause after tts start that the firmware needs)`);
+  console.log(`  (live includes the 40 ms pause between tts start and the first frame that the firmware needs; in pipeline mode tts start goes out before the TTS request, so the pause overlaps it)`);
 
   cpu();
   await load(fake, client);

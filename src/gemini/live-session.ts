@@ -6,7 +6,7 @@
 // model's function calls run through the same catalog, name mapping and argument checks as
 // gemini-agent (run-call.ts), and every answer carries the call's id.
 import { Modality, type GoogleGenAI, type LiveServerMessage, type Session } from '@google/genai';
-import { McpNodeError } from '../errors';
+import { McpNodeError, errorMessage } from '../errors';
 import { pcmFromBytes, bytesFromPcm } from '../audio';
 import { scrub } from './errors';
 import { runCall } from './run-call';
@@ -42,12 +42,15 @@ export interface LiveEvents {
   transcript?(t: LiveTranscript): void;
   /** a function call ran (result included) */
   toolCall?(call: TraceCall): void;
-  /** the session ended; `error` when it was not our own close() */
+  /** the server will close the connection after `timeLeft` (e.g. "50s") */
+  goAway?(timeLeft: string): void;
+  /** the session ended; `error` when it was neither our own close() nor announced by goAway */
   closed?(info: { code?: number; reason?: string; error?: McpNodeError }): void;
 }
 
 export class LiveSession {
   private closedByUs = false;
+  private goingAway = false;
   private readonly inflight = new Map<string, AbortController>();
   private ended = false;
 
@@ -95,7 +98,9 @@ export class LiveSession {
     } catch (err) {
       // A session that completes after we gave up must not stay open.
       void connecting.then((s) => s.close(), () => undefined);
-      throw err;
+      if (err instanceof McpNodeError) throw err;
+      // The SDK puts the key into the WebSocket URL: whatever it throws is scrubbed.
+      throw new McpNodeError(scrub(`Cannot open Gemini Live: ${errorMessage(err)}; check the base URL`, options.secrets), 'live failed', 'LIVE_FAILED');
     } finally {
       clearTimeout(timer);
     }
@@ -103,18 +108,18 @@ export class LiveSession {
 
   /** Microphone audio, 16-bit mono PCM at 16 kHz. */
   sendAudio(samples: Int16Array): void {
-    if (this.ended) return;
+    if (this.ended || this.closedByUs) return;
     this.session.sendRealtimeInput({ audio: { data: bytesFromPcm(samples).toString('base64'), mimeType: `audio/pcm;rate=${LIVE_INPUT_RATE}` } });
   }
 
   /** The microphone stopped (push-to-talk released): the server ends the turn without waiting for silence. */
   endAudio(): void {
-    if (this.ended) return;
+    if (this.ended || this.closedByUs) return;
     this.session.sendRealtimeInput({ audioStreamEnd: true });
   }
 
   sendText(text: string): void {
-    if (this.ended) return;
+    if (this.ended || this.closedByUs) return;
     this.session.sendClientContent({ turns: text, turnComplete: true });
   }
 
@@ -141,6 +146,12 @@ export class LiveSession {
       if (content.turnComplete) this.events.turnComplete?.();
     }
     if (m.toolCall?.functionCalls?.length) void this.runCalls(m.toolCall.functionCalls);
+    // The server is about to end the connection (~10 min per connection): say so, so the owner can
+    // let this turn finish and open a new session for the next one instead of reporting an error.
+    if (m.goAway) {
+      this.goingAway = true;
+      this.events.goAway?.(String(m.goAway.timeLeft ?? ''));
+    }
     for (const id of m.toolCallCancellation?.ids ?? []) this.inflight.get(id)?.abort();
   }
 
@@ -175,7 +186,8 @@ export class LiveSession {
     if (this.ended) return;
     this.ended = true;
     for (const c of this.inflight.values()) c.abort();
-    this.events.closed?.({ code, reason, ...(this.closedByUs ? {} : { error: closeError(code, reason, this.options.secrets, false) }) });
+    const expected = this.closedByUs || (this.goingAway && (code === 1000 || code === 1001));
+    this.events.closed?.({ code, reason, ...(expected ? {} : { error: closeError(code, reason, this.options.secrets, false) }) });
   }
 }
 

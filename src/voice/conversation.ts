@@ -179,6 +179,7 @@ export class Conversation extends EventEmitter {
   beginSpeech(options: SpeakOptions = {}): { push(audio: PcmAudio): void; end(): Promise<SpeechResult>; cancel(reason: string): void; stream: SpeechStream } {
     if (this.current) this.interrupt('replaced');
     const stream = this.openStream(options);
+    if (this.closed) stream.cancel('closed');
     return {
       stream,
       push: (audio) => stream.push(audio),
@@ -295,8 +296,8 @@ export class Conversation extends EventEmitter {
     this.collected = 0;
     this.vad.reset();
     const durationMs = Math.round((samples.length * 1000) / UTTERANCE_RATE);
-    const heardSpeech = endedBy !== 'silence' || durationMs > 0;
-    if (this.options.collect === false || !heardSpeech || durationMs < (this.options.minUtteranceMs ?? 300)) return;
+    // Live mode collects nothing; a click or a cough under the minimum is not a question.
+    if (this.options.collect === false || durationMs < (this.options.minUtteranceMs ?? 300)) return;
     this.stats.utterances++;
     const utterance: Utterance = {
       wav: encodeWav(samples, UTTERANCE_RATE),

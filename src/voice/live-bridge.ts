@@ -35,6 +35,8 @@ export class LiveBridge {
   /** the rest of a model turn the device interrupted is not played */
   private discardTurn = false;
   private closed = false;
+  /** the server announced the end of this connection (goAway) */
+  private retiring = false;
 
   constructor(private readonly options: LiveBridgeOptions) {
     const c = options.conversation;
@@ -70,11 +72,20 @@ export class LiveBridge {
       .open({
         audio: (samples, sampleRate) => this.onModelAudio(samples, sampleRate),
         interrupted: () => this.dropAnswer(),
-        turnComplete: () => this.endAnswer(),
+        turnComplete: () => {
+          this.endAnswer();
+          // After goAway: close between turns; the next `listen start` opens a fresh session.
+          if (this.retiring) this.session?.close();
+        },
+        goAway: () => {
+          this.retiring = true;
+          if (!this.answer) this.session?.close();
+        },
         transcript: (t) => this.emit({ topic: 'transcript', payload: t }),
         toolCall: (call) => this.emit({ topic: 'tool_call', payload: call }),
         closed: (info) => {
           this.session = undefined;
+          this.retiring = false;
           this.answer?.cancel('closed');
           if (info.error) this.emit({ topic: 'error', payload: info.error });
         },

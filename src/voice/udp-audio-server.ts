@@ -31,6 +31,8 @@ export class UdpAudioSession extends EventEmitter {
     readonly ssrc: number,
     readonly keys: UdpKeys,
     private readonly server: UdpAudioServer,
+    /** the device's IP as seen on its MQTT connection: AES-CTR authenticates nothing, so packets from elsewhere are refused */
+    private readonly deviceAddress?: string,
   ) {
     super();
     this.crypto = new UdpAudioCrypto(keys);
@@ -50,6 +52,10 @@ export class UdpAudioSession extends EventEmitter {
   }
 
   receive(packet: Buffer, from: { address: string; port: number }): void {
+    if (this.deviceAddress && plainAddress(from.address) !== plainAddress(this.deviceAddress)) {
+      this.rejected++;
+      return;
+    }
     const opened = this.crypto.open(packet);
     if ('rejected' in opened) {
       this.rejected++;
@@ -103,11 +109,14 @@ export class UdpAudioServer {
     return server;
   }
 
-  /** A new session (one per device hello: the firmware resets its sequences with each hello). */
-  open(): UdpAudioSession {
+  /**
+   * A new session (one per device hello: the firmware resets its sequences with each hello).
+   * `deviceAddress`: the IP the device's MQTT connection comes from; only its packets are accepted.
+   */
+  open(deviceAddress?: string): UdpAudioSession {
     let ssrc = this.nextSsrc++ >>> 0;
     while (this.sessions.has(ssrc)) ssrc = this.nextSsrc++ >>> 0;
-    const session = new UdpAudioSession(ssrc, newUdpKeys(ssrc), this);
+    const session = new UdpAudioSession(ssrc, newUdpKeys(ssrc), this, deviceAddress);
     this.sessions.set(ssrc, session);
     return session;
   }
@@ -124,4 +133,9 @@ export class UdpAudioServer {
     for (const s of [...this.sessions.values()]) s.close();
     await new Promise<void>((resolve) => this.socket.close(() => resolve()));
   }
+}
+
+/** "::ffff:10.0.0.5" and "10.0.0.5" are the same device. */
+function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
 }

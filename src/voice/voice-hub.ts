@@ -86,11 +86,15 @@ export class VoiceHub implements VoiceListener {
     return this.register(device.id, channel);
   }
 
-  /** MQTT device hello asking for UDP; `host` is the address the device can reach this machine at. */
-  async openUdp(device: VoiceDevice, host: string, sendJson: (m: Record<string, unknown>) => void): Promise<VoiceChannel> {
+  /**
+   * MQTT device hello asking for UDP. `host`: the address the device can reach this machine at (the
+   * local address of its MQTT connection); `deviceAddress`: the device's IP on that connection, the
+   * only source UDP audio is accepted from.
+   */
+  async openUdp(device: VoiceDevice, host: string, sendJson: (m: Record<string, unknown>) => void, deviceAddress?: string): Promise<VoiceChannel> {
     this.udp ??= UdpAudioServer.start({ port: this.options.udp?.port, bind: this.options.udp?.bind });
     const server = await this.udp;
-    const session = server.open();
+    const session = server.open(deviceAddress);
     // Over MQTT + UDP the last datagrams may overtake `listen stop`: accept them for 40 ms more.
     const downlink = this.downlinkFor(device);
     const conversation = this.conversationFor(device, downlink, { sendJson, sendAudio: (opus) => void session.sendAudio(opus) }, 40);

@@ -198,6 +198,28 @@ describe('gemini: Live with a xiaozhi device', () => {
     }
   });
 
+  it('goAway: the session is retired without an error and the next turn opens a new one', async () => {
+    fake.live.script({ text: 'one' }, { text: 'two' });
+    const events: LiveBridgeEvent[] = [];
+    const { server, device, voice } = await liveDevice({ events });
+    try {
+      let stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'manual', realTime: false });
+      await stopped;
+      fake.live.goAway(100);
+      await until(() => fake.live.sessions[0].closed, 'the first session to close');
+      stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'manual', realTime: false });
+      await stopped;
+      assert.equal(fake.live.sessions.length, 2);
+      assert.deepEqual(events.filter((e) => e.topic === 'error'), []);
+      assert.equal(voice.speaker.report.ttsStops, 2);
+    } finally {
+      device.close();
+      await server.close();
+    }
+  });
+
   it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
     for (const [options, code] of [[{ key: 'AIzaSy-wrong-key-0000' }, 1007], [{ model: 'gemini-flash-latest' }, 1008]] as const) {
       const events: LiveBridgeEvent[] = [];

@@ -83,3 +83,31 @@ describe('simulator: the speaker and the hello check catch what the firmware wou
     assert.match(udpHelloProblem({ ...good, server: 5 })!, /server/);
   });
 });
+
+describe('voice: UDP sessions accept audio only from the device', () => {
+  it('refuses well-formed packets from another address (AES-CTR authenticates nothing)', async () => {
+    const { UdpAudioServer } = await import('../../src/voice/udp-audio-server');
+    const { UdpAudioCrypto } = await import('../../src/voice/udp-crypto');
+    const { createSocket } = await import('node:dgram');
+    const server = await UdpAudioServer.start({ bind: '127.0.0.1' });
+    const elsewhere = server.open('10.9.9.9');
+    const here = server.open('::ffff:127.0.0.1');
+    const got: string[] = [];
+    elsewhere.on('audio', () => got.push('elsewhere'));
+    here.on('audio', () => got.push('here'));
+    const socket = createSocket('udp4');
+    try {
+      for (const session of [elsewhere, here]) {
+        const sealed = new UdpAudioCrypto(session.keys).seal(Buffer.from([0xf8, 0xff, 0xfe]), 0);
+        await new Promise<void>((r) => socket.send(sealed, server.port, '127.0.0.1', () => r()));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(got, ['here']);
+      assert.equal(elsewhere.rejected, 1);
+      assert.equal(elsewhere.remote, undefined, 'the downlink address was not taken over');
+    } finally {
+      socket.close();
+      await server.close();
+    }
+  });
+});

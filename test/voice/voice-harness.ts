@@ -123,7 +123,7 @@ export async function startMqttVoiceServer(factory: ConversationFactory): Promis
     const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
     if (json.type === 'hello' && json.transport === 'udp') {
       byClient.get(client.id)?.close();
-      const session = udp.open();
+      const session = udp.open(client.conn?.remoteAddress);
       const sessionId = randomUUID();
       const conversation = factory({ sessionId, stopGraceMs: 40, link: { sendJson: deliver, sendAudio: (opus) => void session.sendAudio(opus) } }, { id: mac_.replace(/_/g, ':'), transport: 'mqtt' });
       session.on('audio', (opus: Buffer) => conversation.handleAudio(opus));
@@ -214,7 +214,7 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
     const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
     if (json.type === 'hello' && json.transport === 'udp') {
       const sessionId = randomUUID();
-      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver).then((channel) => {
+      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver, client.conn?.remoteAddress).then((channel) => {
         channels.set(client.id, channel);
         deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
       });

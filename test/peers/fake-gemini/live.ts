@@ -46,6 +46,8 @@ export interface FakeLive {
   sessions: LiveSessionRecord[];
   script(...turns: LiveTurn[]): void;
   pending(): number;
+  /** Announces the end of every open connection (goAway), then closes them with 1000 after `closeAfterMs`. */
+  goAway(closeAfterMs?: number): void;
   close(): void;
 }
 
@@ -204,6 +206,12 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
     sessions,
     script: (...turns) => void queue.push(...turns),
     pending: () => queue.length,
+    goAway: (closeAfterMs = 100) => {
+      for (const ws of wss.clients) {
+        ws.send(Buffer.from(JSON.stringify({ goAway: { timeLeft: `${closeAfterMs / 1000}s` } })), { binary: true });
+        setTimeout(() => ws.close(1000, ''), closeAfterMs);
+      }
+    },
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();
