@@ -18,6 +18,8 @@ import { guardNode } from './lib/secret-gate';
 import { statusWriter } from './lib/node-status';
 import type { McpServerConfigNode } from './lib/server-config';
 
+const IDLE_DISCONNECT_MS = 1000;
+
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-server');
   function McpServerNode(this: McpServerConfigNode, def: NodeDef) {
@@ -53,17 +55,27 @@ export = function (RED: RED) {
     provider.onStateChange((s) => {
       for (const u of users) show(u, s);
     });
+    // The last user gone: end the session (and its stdio process) until a node uses it again. After a
+    // short grace period, so a redeployed user re-registers without a restart and a closing node's
+    // notifications/cancelled still goes out on the open session.
+    let idleTimer: NodeJS.Timeout | undefined;
     node.register = (user: Node) => {
+      clearTimeout(idleTimer);
       guardNode(user); // the status mirrored below leaves through the user node
       users.add(user);
       show(user, provider.state());
     };
     node.deregister = (user: Node) => {
       users.delete(user);
-      // The last user gone: end the session (and its stdio process) until a node uses it again.
-      if (users.size === 0) void provider.disconnect?.().catch((err) => node.debug(errorMessage(err)));
+      if (users.size > 0 || !provider.disconnect) return;
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        if (users.size === 0) void provider.disconnect?.().catch((err) => node.debug(errorMessage(err)));
+      }, IDLE_DISCONNECT_MS);
+      idleTimer.unref?.();
     };
     node.on('close', (removed: boolean, done: () => void) => {
+      clearTimeout(idleTimer);
       users.clear();
       if (removed) forgetOAuthState(RED, node.id);
       const finish = () => {

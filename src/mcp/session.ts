@@ -70,6 +70,7 @@ export class McpSession implements ToolProvider {
   private current: ProviderState = { kind: 'idle' };
   private readonly listeners = new Set<(s: ProviderState) => void>();
   private closed = false;
+  private disconnecting?: Promise<void>;
   private used = false;
   private backoffMs = MIN_BACKOFF_MS;
   private reconnectTimer?: NodeJS.Timeout;
@@ -201,15 +202,22 @@ export class McpSession implements ToolProvider {
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     clearTimeout(this.refreshTimer);
-    const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
-    this.conn = undefined;
-    this.cached = undefined;
-    if (conn) await closeQuietly(conn);
-    this.setState({ kind: 'idle' });
+    const ending = (async () => {
+      const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
+      this.conn = undefined;
+      this.cached = undefined;
+      if (conn) await closeQuietly(conn);
+      this.setState({ kind: 'idle' });
+    })();
+    this.disconnecting = ending.finally(() => {
+      if (this.disconnecting === ending) this.disconnecting = undefined;
+    });
+    return ending;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.disconnecting; // a disconnect still killing its stdio group finishes first
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.refreshTimer);
     const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
