@@ -13,6 +13,9 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
   before(async () => {
     nr = await startNodeRed();
     await nr.deploy(flow);
+    // The endpoint mounts its route once its nodes have started (404 until then).
+    const deadline = Date.now() + 15_000;
+    while ((await fetch(`${nr.url}/mcp`, { method: 'POST' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     client = new Client({ name: 'example-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/mcp`)));
   });

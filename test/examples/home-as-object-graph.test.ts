@@ -18,6 +18,10 @@ describe('examples: home-as-object-graph.json', function () {
     peers = await startServicePeers();
     nr = await startNodeRed({ env: peers.env });
     await nr.deploy(flow);
+    // POST /flows answers once the deploy has begun; the endpoint mounts its route when its nodes
+    // have started, so wait for the route (404 until then), as the inject helper waits for its node.
+    const deadline = Date.now() + 15_000;
+    while ((await fetch(`${nr.url}/home-mcp`, { method: 'POST' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     client = new Client({ name: 'example-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/home-mcp`)));
   });
