@@ -75,21 +75,7 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
 
-  const request: NodeRedProcess['request'] = async (method, path, body, headers = {}) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed, text };
-  };
+  const request = adminRequester(url);
 
   try {
     await waitUntilReady(child, request, log);
@@ -128,9 +114,29 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
   };
 }
 
-async function waitUntilReady(child: ChildProcess, request: NodeRedProcess['request'], log: string[]): Promise<void> {
+/** JSON requests against Node-RED's admin API at `url`. */
+export function adminRequester(url: string): NodeRedProcess['request'] {
+  return async (method, path, body, headers = {}) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text };
+  };
+}
+
+/** Resolves once Node-RED answers /settings and has started its flows. */
+export async function waitUntilReady(child: ChildProcess, request: NodeRedProcess['request'], log: string[], ms = 60_000): Promise<void> {
   // Generous: the machine is shared, and Node-RED loads every core node first.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Node-RED exited with ${child.exitCode}:\n${log.join('\n')}`);
     try {
@@ -141,10 +147,11 @@ async function waitUntilReady(child: ChildProcess, request: NodeRedProcess['requ
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`Node-RED did not come up within 60 s:\n${log.join('\n')}`);
+  throw new Error(`Node-RED did not come up within ${ms / 1000} s:\n${log.join('\n')}`);
 }
 
-async function kill(child: ChildProcess): Promise<void> {
+/** SIGTERM to the process group Node-RED leads, SIGKILL after 10 s. */
+export async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {

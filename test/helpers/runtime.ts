@@ -85,3 +85,12 @@ export function setEnv(vars: Record<string, string | undefined>): () => void {
   apply(vars);
   return () => apply(before);
 }
+
+/** Polls `check` every 50 ms until it holds; fails naming `what` after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}

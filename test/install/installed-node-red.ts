@@ -2,11 +2,11 @@
 // dir (as the palette manager does), and the real red.js started from a working directory that is
 // neither the user dir nor this repository. Two runtimes: the floor (Node 20 + Node-RED 4.1, the
 // devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, from test/install/setup.sh).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DebugFeed } from '../examples/node-red-process';
+import { adminRequester, DebugFeed, kill, waitUntilReady } from '../examples/node-red-process';
 import { freePort } from '../peers/free-port';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -97,22 +97,8 @@ export async function startInstalled(runtime: Runtime, userDir: string): Promise
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const request: InstalledNodeRed['request'] = async (method, path, body, headers = {}) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed, text };
-  };
-  await waitUntilReady(child, request, log).catch(async (err) => {
+  const request = adminRequester(url);
+  await waitUntilReady(child, request, log, 90_000).catch(async (err) => {
     await kill(child);
     throw err;
   });
@@ -141,40 +127,6 @@ export async function startInstalled(runtime: Runtime, userDir: string): Promise
       await kill(child);
     },
   };
-}
-
-async function waitUntilReady(child: ChildProcess, request: InstalledNodeRed['request'], log: string[]): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Node-RED exited with ${child.exitCode}:\n${log.join('\n')}`);
-    try {
-      const res = await request('GET', '/settings');
-      if (res.status === 200 && log.some((l) => l.includes('Started flows') || l.includes('Stopped flows'))) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`Node-RED did not come up within 90 s:\n${log.join('\n')}`);
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    child.kill('SIGTERM');
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }, 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 export function removeDir(dir: string | undefined): void {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime, until } from '../helpers/runtime';
 
 function serverNode(logFile: string) {
   return {
@@ -28,13 +28,6 @@ const readLog = (file: string) => {
   }
 };
 
-async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('session lifecycle', function () {
   this.timeout(60000);

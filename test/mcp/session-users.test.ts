@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, mcpNodes, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { helper, mcpNodes, nextMessage, send, startRuntime, stopRuntime, until } from '../helpers/runtime';
 
 const alive = (pid: number) => {
   try {
@@ -16,13 +16,6 @@ const alive = (pid: number) => {
   }
 };
 
-async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('session lifetime follows its user nodes', function () {
   this.timeout(60000);
