@@ -3,15 +3,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { helper, load, nextMessage, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
+import { helper, load, nextMessage, startRuntime, stopRuntime, type FlowNode, fromRuntime } from '../helpers/runtime';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, OTTO_ID } from './helpers';
 
 const extraNodes = [
   require('../../nodes/esp32-listener.ts'),
   require('../../nodes/esp32-mcp-in.ts'),
-  require('@node-red/nodes/core/common/20-inject.js'),
-  require('@node-red/nodes/core/common/90-comment.js'),
+  require(fromRuntime('@node-red/nodes/core/common/20-inject.js')),
+  require(fromRuntime('@node-red/nodes/core/common/90-comment.js')),
 ];
 
 describe('example flow: esp32-device-tools.json', function () {

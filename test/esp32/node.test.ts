@@ -2,7 +2,7 @@
 // mcp-list-tools and mcp-call-tool, against the device simulator on Node-RED's own HTTP server.
 // Devices present the listener's token as the firmware does (Authorization: Bearer / MQTT password).
 import assert from 'node:assert/strict';
-import { captureLogs, helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
+import { captureLogs, helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode, fromRuntime } from '../helpers/runtime';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { createServer } from 'node:net';
 import { freePort } from '../peers/free-port';
@@ -10,8 +10,8 @@ import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection } from './helpers';
 import type { Esp32Listener } from '../../src/esp32/listener';
 
 const esp32Nodes = [require('../../nodes/esp32-listener.ts'), require('../../nodes/esp32-mcp-in.ts')];
-const statusNode = require('@node-red/nodes/core/common/25-status.js');
-const runtimeEvents = require('@node-red/util').events;
+const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
+const runtimeEvents = require(fromRuntime('@node-red/util')).events;
 /** The listener's token, as a device's OTA settings would carry it. */
 const creds = { lst: { tokens: DEVICE_TOKEN } };
 const openListener = (): Esp32Listener | undefined => helper.getNode('lst')?.devices.listener;

@@ -4,6 +4,7 @@
 // the Home Assistant stand-in (and the annotated stdio peer's call log) prove they never reached
 // the server. Also: two approvals at once, other requests and memory meanwhile, flow mode,
 // destructiveHint, and a redeploy while a call waits.
+import { fromRuntime } from '../helpers/runtime';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
 // Untyped package: the runtime's own hooks registry (the same module instance Node-RED uses).
-const { hooks } = require('@node-red/util') as { hooks: { add(name: string, fn: (e: any) => void): void; remove(name: string): void } };
+const { hooks } = require(fromRuntime('@node-red/util')) as { hooks: { add(name: string, fn: (e: any) => void): void; remove(name: string): void } };
 import { ALL_NODES, agentFlow, errorText, haServer, helper, run, type AgentFlowOptions, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

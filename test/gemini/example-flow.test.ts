@@ -2,7 +2,7 @@
 // from the environment only (GEMINI_API_KEY, HA_URL, HA_TOKEN, GEMINI_BASE_URL), pointed here at the
 // fake Gemini and the Home Assistant stand-in.
 import assert from 'node:assert/strict';
-import { setEnv } from '../helpers/runtime';
+import { setEnv, fromRuntime } from '../helpers/runtime';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
@@ -10,9 +10,9 @@ import { reply } from '../peers/fake-gemini';
 import { ALL_NODES, API_KEY, helper, type FakeGemini, useAgentPeers } from './harness';
 
 const EXAMPLE = join(__dirname, '..', '..', 'examples', 'home-assistant-gemini.json');
-const injectNode = require('@node-red/nodes/core/common/20-inject.js');
-const debugNode = require('@node-red/nodes/core/common/21-debug.js');
-const commentNode = require('@node-red/nodes/core/common/90-comment.js');
+const injectNode = require(fromRuntime('@node-red/nodes/core/common/20-inject.js'));
+const debugNode = require(fromRuntime('@node-red/nodes/core/common/21-debug.js'));
+const commentNode = require(fromRuntime('@node-red/nodes/core/common/90-comment.js'));
 
 describe('example: home-assistant-gemini.json', function () {
   let fake: FakeGemini;

@@ -1,5 +1,6 @@
 // Streaming (text chunks on output 2 as they arrive) and memory (history in node context per
 // msg.sessionId, capped at historyTurns) through the real runtime against the fake Gemini.
+import { fromRuntime } from '../helpers/runtime';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +88,7 @@ describe('gemini-agent: streaming and memory', function () {
   it('keeps the conversation in a persistent context store (localfilesystem) across a store restart', async () => {
     // The test helper neither opens configured context stores nor keeps contexts over unload, so the
     // store is opened, closed and reopened here with the runtime's own context module.
-    const context = require('@node-red/runtime/lib/nodes/context');
+    const context = require(fromRuntime('@node-red/runtime/lib/nodes/context'));
     const dir = mkdtempSync(join(tmpdir(), 'gemini-agent-context-'));
     helper.settings({ contextStorage: { default: { module: 'localfilesystem', config: { dir, flushInterval: 0 } } } });
     try {
