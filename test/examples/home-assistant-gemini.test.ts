@@ -3,40 +3,24 @@
 // Home Assistant stand-in's tools through the agent.
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
-import { startServicePeers, type ServicePeers } from './service-peers';
+import { useDeployedExample } from './service-peers';
 
 describe('examples: home-assistant-gemini.json', function () {
   this.timeout(120_000);
-  let peers: ServicePeers;
-  let nr: NodeRedProcess;
-  const flow = readExample('home-assistant-gemini');
+  const ex = useDeployedExample('home-assistant-gemini');
 
-  before(async () => {
-    peers = await startServicePeers();
-    nr = await startNodeRed({ env: peers.env });
-    await nr.deploy(flow);
-  });
-  after(async () => {
-    await nr?.stop();
-    await peers?.close();
-  });
-
-  it('deploys without errors or unknown node types', async () => {
-    await assertCleanDeploy(nr, flow);
-  });
 
   it('answers the prompt after calling Home Assistant tools, with the trace', async () => {
-    peers.gemini.script(
+    ex.peers.gemini.script(
       reply.call('GetLiveContext', {}),
       reply.call('HassTurnOff', { name: 'Kitchen Light', domain: ['light'] }),
       reply.text('The kitchen light is off.'),
     );
-    const inject = flow.find((n) => n.type === 'inject')!;
-    await nr.inject(inject.id);
-    const answer = await nr.debug.next('hag-answer', undefined, 60_000);
+    const inject = ex.flow.find((n) => n.type === 'inject')!;
+    await ex.nr.inject(inject.id);
+    const answer = await ex.nr.debug.next('hag-answer', undefined, 60_000);
     assert.equal(answer.value, 'The kitchen light is off.');
-    const trace = await nr.debug.next('hag-trace');
+    const trace = await ex.nr.debug.next('hag-trace');
     assert.deepEqual(
       trace.value.steps.flatMap((s: any) => s.calls.map((c: any) => [c.name, c.isError])),
       [
@@ -45,11 +29,11 @@ describe('examples: home-assistant-gemini.json', function () {
       ],
     );
     assert.deepEqual(
-      peers.ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
+      ex.peers.ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
       ['GetLiveContext', 'HassTurnOff'],
     );
-    assert.equal(peers.gemini.pending(), 0);
-    assert.deepEqual(nr.debug.errors(), []);
-    for (const line of nr.log) assert.ok(!line.includes(peers.ha.token) && !line.includes(peers.gemini.apiKey), line);
+    assert.equal(ex.peers.gemini.pending(), 0);
+    assert.deepEqual(ex.nr.debug.errors(), []);
+    for (const line of ex.nr.log) assert.ok(!line.includes(ex.peers.ha.token) && !line.includes(ex.peers.gemini.apiKey), line);
   });
 });

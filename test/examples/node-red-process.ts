@@ -63,29 +63,35 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
   const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
   home.prepareUserDir(userDir, { initialFlow: options.initialFlow, initialFlows: options.initialFlows });
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, ...home.exampleEnv(), ...options.env, PORT: String(port), NODE_RED_HOST: '127.0.0.1' };
   // detached: Node-RED leads its own process group, so stop() also reaches stdio MCP servers
   // that a broken node might leave behind.
   const child = spawn(process.execPath, home.nodeRedArgs(userDir), { cwd: home.ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return attachNodeRed(child, { port, userDir, onStop: () => rmSync(userDir, { recursive: true, force: true }) });
+}
+
+/**
+ * A spawned Node-RED (its own process group) made usable: its log collected, ready once it has
+ * started its flows, the admin API and the debug feed. `stop()` kills the group, then `onStop`.
+ */
+export async function attachNodeRed(child: ChildProcess, options: { port: number; userDir: string; readyMs?: number; onStop?: () => void }): Promise<NodeRedProcess> {
+  const { port, userDir } = options;
+  const url = `http://127.0.0.1:${port}`;
   const log: string[] = [];
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.push(line);
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-
   const request = adminRequester(url);
-
   try {
-    await waitUntilReady(child, request, log);
+    await waitUntilReady(child, request, log, options.readyMs);
   } catch (err) {
     await kill(child);
-    rmSync(userDir, { recursive: true, force: true });
+    options.onStop?.();
     throw err;
   }
   const debug = await DebugFeed.connect(`ws://127.0.0.1:${port}/comms`);
-
   return {
     url,
     userDir,
@@ -109,7 +115,7 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
     async stop() {
       debug.close();
       await kill(child);
-      rmSync(userDir, { recursive: true, force: true });
+      options.onStop?.();
     },
   };
 }

@@ -4,7 +4,7 @@
 import { startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import type { FlowNode, NodeRedProcess } from './node-red-process';
+import { assertCleanDeploy, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from './node-red-process';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
 
@@ -53,4 +53,25 @@ export async function dialInDevice(nr: NodeRedProcess, path: string): Promise<Xi
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+/**
+ * The common frame of an example spec: the HA stand-in and fake Gemini, a real Node-RED with their
+ * environment, the example deployed, and the "deploys cleanly" check; torn down after the suite.
+ */
+export function useDeployedExample(name: string): { readonly flow: FlowNode[]; readonly nr: NodeRedProcess; readonly peers: ServicePeers } {
+  const state = { flow: readExample(name) } as { flow: FlowNode[]; nr: NodeRedProcess; peers: ServicePeers };
+  before(async () => {
+    state.peers = await startServicePeers();
+    state.nr = await startNodeRed({ env: state.peers.env });
+    await state.nr.deploy(state.flow);
+  });
+  after(async () => {
+    await state.nr?.stop();
+    await state.peers?.close();
+  });
+  it('deploys without errors or unknown node types', async () => {
+    await assertCleanDeploy(state.nr, state.flow);
+  });
+  return state;
 }

@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { adminRequester, DebugFeed, kill, waitUntilReady } from '../examples/node-red-process';
+import { attachNodeRed, type NodeRedProcess } from '../examples/node-red-process';
 import { freePort } from '../peers/free-port';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -74,59 +74,14 @@ export function diskSize(dir: string): number {
   return total;
 }
 
-export interface InstalledNodeRed {
-  url: string;
-  userDir: string;
-  log: string[];
-  debug: DebugFeed;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
-  deploy(flow: unknown[]): Promise<void>;
-  inject(id: string): Promise<void>;
-  stop(): Promise<void>;
-}
+export type InstalledNodeRed = NodeRedProcess;
 
 /** red.js of `runtime` on `userDir`, started from `/` with a bare environment (no GEMINI_API_KEY, no HA_*). */
 export async function startInstalled(runtime: Runtime, userDir: string): Promise<InstalledNodeRed> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const env = { PATH: `${dirname(runtime.node)}:/usr/local/bin:/usr/bin:/bin`, HOME: userDir, LANG: 'C.UTF-8' };
   const child = spawn(runtime.node, [runtime.redJs, '--userDir', userDir, '--port', String(port)], { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const log: string[] = [];
-  const collect = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.push(line);
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const request = adminRequester(url);
-  await waitUntilReady(child, request, log, 90_000).catch(async (err) => {
-    await kill(child);
-    throw err;
-  });
-  const debug = await DebugFeed.connect(`ws://127.0.0.1:${port}/comms`);
-  return {
-    url,
-    userDir,
-    log,
-    debug,
-    request,
-    async deploy(flow) {
-      const res = await request('POST', '/flows', flow, { 'Node-RED-Deployment-Type': 'full' });
-      if (res.status !== 204 && res.status !== 200) throw new Error(`deploy failed: HTTP ${res.status} ${res.text}`);
-    },
-    async inject(id) {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const res = await request('POST', `/inject/${id}`);
-        if (res.status === 200) return;
-        if (res.status !== 404 || Date.now() > deadline) throw new Error(`inject ${id} failed: HTTP ${res.status} ${res.text}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
-    async stop() {
-      debug.close();
-      await kill(child);
-    },
-  };
+  return attachNodeRed(child, { port, userDir, readyMs: 90_000 });
 }
 
 export function removeDir(dir: string | undefined): void {

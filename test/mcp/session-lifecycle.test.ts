@@ -1,12 +1,13 @@
 // What a long-lived session does over time, through the real runtime and a real stdio server:
 // the tool list refreshes on notifications/tools/list_changed, the session comes back by itself
 // after the server goes away (status red, then green again), and closing a node cancels its
-// in-flight calls with notifications/cancelled.
+// in-flight calls with notifications/cancelled. And, as core's mqtt-broker does, the session (and
+// its stdio process) ends when the last node using it is removed and starts anew on next use.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime, until } from '../helpers/runtime';
+import { helper, load, mcpNodes, nextMessage, send, sleep, startRuntime, stopRuntime, until } from '../helpers/runtime';
 
 function serverNode(logFile: string) {
   return {
@@ -19,6 +20,15 @@ function serverNode(logFile: string) {
     env: { LIFECYCLE_LOG: logFile },
   };
 }
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const readLog = (file: string) => {
   try {
@@ -124,5 +134,31 @@ describe('session lifecycle', function () {
       'nodes',
     );
     await until('the server seeing the cancellation', () => /cancelled/.test(readLog(logFile)));
+  });
+
+  it('the stdio server ends with the last user node and a new one starts on next use (by pid)', async () => {
+    const logFile = join(dir, 'pids.log');
+    const pids = () => [...readLog(logFile).matchAll(/ready (\d+)/g)].map((m) => Number(m[1]));
+    const tab = { id: 't1', type: 'tab', label: 'users' };
+    const server = serverNode(logFile);
+    const users = [
+      { id: 'list', type: 'mcp-list-tools', z: 't1', server: 'srv', wires: [['out']] },
+      { id: 'out', type: 'helper', z: 't1' },
+    ];
+    await helper.load(mcpNodes as any, [tab, server, ...users] as any);
+    await list();
+    const [pid] = pids();
+    assert.ok(alive(pid), 'the server runs while a node uses it');
+
+    // Remove the user nodes only (a "modified nodes" deploy): the config node stays, its session ends.
+    await helper.setFlows([tab, server, { id: 'out', type: 'helper', z: 't1' }] as any, 'nodes');
+    await until(`server ${pid} to exit`, () => !alive(pid));
+
+    await helper.setFlows([tab, server, ...users] as any, 'nodes');
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
+    const after = pids();
+    assert.equal(after.length, 2, `a second server process: ${after}`);
+    assert.notEqual(after[1], pid);
+    assert.ok(alive(after[1]));
   });
 });
