@@ -8,35 +8,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { startPaginatedServer } from '../test/peers/paginated-server';
 import { helper, load, startRuntime, stopRuntime } from '../test/helpers/runtime';
 
+import { concurrent, median, sequential, type CallFn } from './measure';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-type CallFn = (i: number) => Promise<void>;
-
-async function sequential(call: CallFn, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call(i);
-    times.push(performance.now() - t);
-  }
-  return times;
-}
-
-async function concurrent(call: CallFn, total: number): Promise<number> {
-  let next = 0;
-  const t = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) await call(next++);
-    }),
-  );
-  return (total / (performance.now() - t)) * 1000;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const peer = await startPaginatedServer({ toolCount: 3, pageSize: 10 });
@@ -76,8 +53,8 @@ async function main() {
   for (let r = 0; r < ROUNDS; r++) {
     lat.bare.push(...(await sequential(bare, SEQUENTIAL)));
     lat.node.push(...(await sequential(viaNode, SEQUENTIAL)));
-    tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL));
-    tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL));
+    tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL, CONCURRENCY));
+    tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL, CONCURRENCY));
   }
 
   const bareLat = median(lat.bare);

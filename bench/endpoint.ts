@@ -11,6 +11,7 @@ import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { sendWebResponse, toWebRequest } from '../src/server/web-bridge';
 import { baseUrl, loadFlow, startEndpointRuntime, stopEndpointRuntime } from '../test/server/harness';
 
+import { concurrent, median, sequential, type CallFn } from './measure';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
@@ -18,28 +19,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'bench-token';
 const schema = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
 
-type CallFn = (i: number) => Promise<void>;
-
-async function sequential(call: CallFn, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call(i);
-    times.push(performance.now() - t);
-  }
-  return times;
-}
-
-async function concurrent(call: CallFn, total: number): Promise<number> {
-  let next = 0;
-  const t = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < total) await call(next++);
-  }));
-  return (total / (performance.now() - t)) * 1000;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The bare SDK server: the same echo tool, answering what mcp-tool-out answers for an object payload. */
 async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -96,8 +75,8 @@ async function main() {
   for (let round = 0; round < ROUNDS; round++) {
     seq.bare.push(...(await sequential(viaBare, SEQUENTIAL)));
     seq.flow.push(...(await sequential(viaFlow, SEQUENTIAL)));
-    conc.bare.push(await concurrent(viaBare, CONCURRENT_TOTAL));
-    conc.flow.push(await concurrent(viaFlow, CONCURRENT_TOTAL));
+    conc.bare.push(await concurrent(viaBare, CONCURRENT_TOTAL, CONCURRENCY));
+    conc.flow.push(await concurrent(viaFlow, CONCURRENT_TOTAL, CONCURRENCY));
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const seqRate = (times: number[]) => (times.length / sum(times)) * 1000;
