@@ -42,18 +42,24 @@ function outcome(nodeId: string, msg: Record<string, unknown>, ms = 20000): Prom
   });
 }
 
-describe('mcp-prompt and mcp-resource: server-everything over Streamable HTTP', function () {
-  this.timeout(60000);
-  let peer: EverythingServer;
+/** The runtime and a server-everything over `kind` for one suite, both stopped after it. */
+function useRuntimeWithEverything(kind: Parameters<typeof startEverything>[0]): { readonly peer: EverythingServer } {
+  const state = {} as { peer: EverythingServer };
   before(async () => {
     await startRuntime();
-    peer = await startEverything('streamableHttp');
+    state.peer = await startEverything(kind);
   });
   after(async () => {
     await stopRuntime();
-    await peer?.stop();
+    await state.peer?.stop();
   });
-  beforeEach(() => load(flow({ transport: 'http', url: peer.url }), {}, promptNodes));
+  return state;
+}
+
+describe('mcp-prompt and mcp-resource: server-everything over Streamable HTTP', function () {
+  this.timeout(60000);
+  const everything = useRuntimeWithEverything('streamableHttp');
+  beforeEach(() => load(flow({ transport: 'http', url: everything.peer.url }), {}, promptNodes));
   afterEach(() => helper.unload());
 
   it('lists the prompts', async () => {
@@ -256,20 +262,12 @@ async function waitForStatus(nodeId: string, text: RegExp, ms = 20000): Promise<
 
 describe('mcp-resource subscribe: after the server restarts', function () {
   this.timeout(60000);
-  let peer: EverythingServer;
-  before(async () => {
-    await startRuntime();
-    peer = await startEverything('streamableHttp');
-  });
-  after(async () => {
-    await stopRuntime();
-    await peer?.stop();
-  });
+  const everything = useRuntimeWithEverything('streamableHttp');
 
   it('subscribes again on the new session, so updates keep coming', async () => {
     const uri = 'demo://resource/static/document/architecture.md';
     await load(
-      flow({ transport: 'http', url: peer.url }, [
+      flow({ transport: 'http', url: everything.peer.url }, [
         { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri, wires: [['updates']] },
         { id: 'updates', type: 'helper' },
         { id: 'toggle', type: 'mcp-call-tool', server: 'srv', tool: 'toggle-subscriber-updates', arguments: '{}', argumentsType: 'json', wires: [['out'], []] },
@@ -280,7 +278,7 @@ describe('mcp-resource subscribe: after the server restarts', function () {
     send('watch', {});
     await waitForStatus('watch', /subscribed to 1/);
     // The restarted process knows no session and no subscription: the first request re-initializes.
-    await peer.restart();
+    await everything.peer.restart();
     const updates = nextMessages('updates', 1, 20000);
     const toggled = await outcome('toggle', {});
     assert.equal(toggled.caught, undefined, toggled.caught?.error?.message);

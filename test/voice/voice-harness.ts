@@ -95,7 +95,8 @@ export interface MqttVoiceServer {
   close(): Promise<void>;
 }
 
-export async function startMqttVoiceServer(factory: ConversationFactory): Promise<MqttVoiceServer> {
+/** An embedded MQTT broker (aedes) on 127.0.0.1, its sockets tracked so a test can close them. */
+async function startLoopbackBroker(): Promise<{ broker: any; server: Server; sockets: Set<Socket> }> {
   const { Aedes } = await importEsm('aedes');
   const broker = await Aedes.createBroker();
   const server: Server = createServer(broker.handle);
@@ -108,6 +109,11 @@ export async function startMqttVoiceServer(factory: ConversationFactory): Promis
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { broker, server, sockets };
+}
+
+export async function startMqttVoiceServer(factory: ConversationFactory): Promise<MqttVoiceServer> {
+  const { broker, server, sockets } = await startLoopbackBroker();
   const udp = await UdpAudioServer.start({ bind: '127.0.0.1' });
   const conversations: Conversation[] = [];
   const byClient = new Map<string, { conversation: Conversation; close(): void }>();
@@ -191,16 +197,7 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
     ws.on('error', () => undefined);
   });
 
-  const { Aedes } = await importEsm('aedes');
-  const broker = await Aedes.createBroker();
-  const server: Server = createServer(broker.handle);
-  const sockets = new Set<Socket>();
-  server.on('connection', (s) => {
-    s.setNoDelay(true);
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { broker, server, sockets } = await startLoopbackBroker();
   const channels = new Map<string, VoiceChannel>();
   broker.on('publish', (packet: any, client: any) => {
     if (!client || packet.topic !== 'device-server') return;
