@@ -3,23 +3,13 @@
 // answer from their session, undeployed settings through a one-off connection, and the token the
 // editor never holds (the "__PWRD__" placeholder) is taken from the stored credential.
 import assert from 'node:assert/strict';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { helper, load, startRuntime, stopRuntime } from '../helpers/runtime';
+import { helper, load, useRuntimeWithHomeAssistant } from '../helpers/runtime';
 
 describe('editor admin routes (mcp-server tools and test)', function () {
   this.timeout(30000);
-  let ha: HomeAssistantStandIn;
-
-  before(async () => {
-    await startRuntime();
-    ha = await startHomeAssistant();
-  });
-  after(async () => {
-    await stopRuntime();
-    await ha.close();
-  });
+  const peers = useRuntimeWithHomeAssistant();
   beforeEach(async () => {
-    await load([{ id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: ha.url }], { ha: { token: ha.token } });
+    await load([{ id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: peers.ha.url }], { ha: { token: peers.ha.token } });
   });
 
   it('GET mcp-server/:id/tools lists a deployed server\'s 19 tools, with compiler warnings for a format', async () => {
@@ -41,7 +31,7 @@ describe('editor admin routes (mcp-server tools and test)', function () {
     const res = await helper
       .request()
       .post('/mcp-server/tools')
-      .send({ id: 'new-server', config: { transport: 'http', url: ha.url }, token: ha.token, format: 'openai' })
+      .send({ id: 'new-server', config: { transport: 'http', url: peers.ha.url }, token: peers.ha.token, format: 'openai' })
       .expect(200);
     assert.equal(res.body.tools.length, 19);
     assert.ok(Array.isArray(res.body.warnings));
@@ -52,25 +42,25 @@ describe('editor admin routes (mcp-server tools and test)', function () {
     const res = await helper
       .request()
       .post('/mcp-server/tools')
-      .send({ id: 'ha', config: { transport: 'http', url: ha.url }, token: '__PWRD__' })
+      .send({ id: 'ha', config: { transport: 'http', url: peers.ha.url }, token: '__PWRD__' })
       .expect(200);
     assert.equal(res.body.tools.length, 19);
-    const sent = ha.requests.filter((r) => r.rpcMethod === 'tools/list').at(-1)!;
-    assert.equal(sent.headers.authorization, `Bearer ${ha.token}`);
+    const sent = peers.ha.requests.filter((r) => r.rpcMethod === 'tools/list').at(-1)!;
+    assert.equal(sent.headers.authorization, `Bearer ${peers.ha.token}`);
   });
 
   it('POST mcp-server/tools and mcp-server/test give the exact error for a wrong token, without echoing it', async () => {
     const tools = await helper
       .request()
       .post('/mcp-server/tools')
-      .send({ id: 'other', config: { transport: 'http', url: ha.url }, token: 'wrong-token-123' })
+      .send({ id: 'other', config: { transport: 'http', url: peers.ha.url }, token: 'wrong-token-123' })
       .expect(502);
     assert.match(tools.body.error, /401/);
     assert.doesNotMatch(JSON.stringify(tools.body), /wrong-token-123/);
     const test = await helper
       .request()
       .post('/mcp-server/test')
-      .send({ id: 'other', config: { transport: 'http', url: ha.url }, token: 'wrong-token-123' })
+      .send({ id: 'other', config: { transport: 'http', url: peers.ha.url }, token: 'wrong-token-123' })
       .expect(200);
     assert.equal(test.body.ok, false);
     assert.match(test.body.error, /401/);
@@ -81,7 +71,7 @@ describe('editor admin routes (mcp-server tools and test)', function () {
     const res = await helper
       .request()
       .post('/mcp-server/test')
-      .send({ id: 'ha', config: { transport: 'http', url: ha.url }, token: '__PWRD__' })
+      .send({ id: 'ha', config: { transport: 'http', url: peers.ha.url }, token: '__PWRD__' })
       .expect(200);
     assert.equal(res.body.ok, true);
     assert.equal(res.body.toolCount, 19);

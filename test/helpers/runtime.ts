@@ -1,5 +1,6 @@
 // Shared harness for node tests: the real Node-RED runtime through node-red-node-test-helper,
 // our node modules loaded from their TypeScript sources, and small waiting utilities.
+import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import helper from 'node-red-node-test-helper';
 
 // NODE_RED_RUNTIME=<folder holding node_modules/node-red> runs the same specs on another Node-RED
@@ -86,11 +87,18 @@ export function setEnv(vars: Record<string, string | undefined>): () => void {
   return () => apply(before);
 }
 
-/** Polls `check` every 50 ms until it holds; fails naming `what` after `ms`. */
-export async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+export { until } from './wait';
+
+/** The runtime and the Home Assistant stand-in for one suite, both stopped after it. */
+export function useRuntimeWithHomeAssistant(): { readonly ha: HomeAssistantStandIn } {
+  const state = {} as { ha: HomeAssistantStandIn };
+  before(async () => {
+    await startRuntime();
+    state.ha = await startHomeAssistant();
+  });
+  after(async () => {
+    await stopRuntime();
+    await state.ha?.close();
+  });
+  return state;
 }

@@ -2,8 +2,8 @@
 // (stateless Streamable HTTP, JSON only, bearer auth): discovery, calls, failures reaching Catch
 // nodes before anything is sent, and the token never leaking.
 import assert from 'node:assert/strict';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { helper, load, nextMessage, send, startRuntime, stopRuntime, sleep } from '../helpers/runtime';
+import type { HomeAssistantStandIn } from '../peers/home-assistant';
+import { helper, load, nextMessage, send, sleep, useRuntimeWithHomeAssistant } from '../helpers/runtime';
 
 function flow(url: string, callSettings: Record<string, unknown> = {}) {
   return [
@@ -20,20 +20,11 @@ const toolCalls = (ha: HomeAssistantStandIn) => ha.requests.filter((r) => r.rpcM
 
 describe('Home Assistant MCP server (stand-in from fixtures)', function () {
   this.timeout(30000);
-  let ha: HomeAssistantStandIn;
-
-  before(async () => {
-    await startRuntime();
-    ha = await startHomeAssistant();
-  });
-  after(async () => {
-    await stopRuntime();
-    await ha.close();
-  });
+  const peers = useRuntimeWithHomeAssistant();
   afterEach(() => helper.unload());
 
   it('lists all 19 tools', async () => {
-    await load(flow(ha.url), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url), { ha: { token: peers.ha.token } });
     const got = nextMessage('out');
     send('list', { payload: '' });
     const msg = await got;
@@ -44,18 +35,18 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
   });
 
   it('calls HassTurnOn and gets the parsed intent response', async () => {
-    await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url, { tool: 'HassTurnOn' }), { ha: { token: peers.ha.token } });
     const got = nextMessage('out');
     send('call', { payload: { name: 'Kitchen Light' } });
     const msg = await got;
     assert.equal(msg.payload.response_type, 'action_done');
     assert.equal(msg.payload.data.success[0].id, 'light.kitchen');
-    const call = toolCalls(ha).at(-1)!;
-    assert.equal(call.headers.authorization, `Bearer ${ha.token}`);
+    const call = toolCalls(peers.ha).at(-1)!;
+    assert.equal(call.headers.authorization, `Bearer ${peers.ha.token}`);
   });
 
   it('a failing call (isError:true) reaches a Catch node by default', async () => {
-    await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url, { tool: 'HassTurnOn' }), { ha: { token: peers.ha.token } });
     const caught = nextMessage('caught');
     send('call', { payload: { name: 'Backyard' } });
     const msg = await caught;
@@ -64,7 +55,7 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
   });
 
   it('with toolErrors "output" the failing call leaves on output 1 with msg.mcp.isError', async () => {
-    await load(flow(ha.url, { tool: 'HassTurnOn', toolErrors: 'output' }), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url, { tool: 'HassTurnOn', toolErrors: 'output' }), { ha: { token: peers.ha.token } });
     const got = nextMessage('out');
     send('call', { payload: { name: 'Backyard' } });
     const msg = await got;
@@ -74,14 +65,14 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
 
   describe('bad input: Catch sees done(err) and no call reaches the server', () => {
     async function expectCaught(callSettings: Record<string, unknown>, input: Record<string, unknown>, pattern: RegExp) {
-      await load(flow(ha.url, callSettings), { ha: { token: ha.token } });
-      const before = toolCalls(ha).length;
+      await load(flow(peers.ha.url, callSettings), { ha: { token: peers.ha.token } });
+      const before = toolCalls(peers.ha).length;
       const caught = nextMessage('caught');
       send('call', input);
       const msg = await caught;
       assert.match(msg.error.message, pattern);
       await sleep(50);
-      assert.equal(toolCalls(ha).length, before, 'no tools/call reached the server');
+      assert.equal(toolCalls(peers.ha).length, before, 'no tools/call reached the server');
       return msg;
     }
 
@@ -101,7 +92,7 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
   });
 
   it('a Gemini-style call {name,args} is mapped back through msg.mcp.names', async () => {
-    await load(flow(ha.url), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url), { ha: { token: peers.ha.token } });
     const got = nextMessage('out');
     send('call', { payload: { name: 'turn_on', args: { name: 'Kitchen Light' } }, mcp: { names: { turn_on: 'HassTurnOn' } } });
     const msg = await got;
@@ -111,7 +102,7 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
 
   it('a bad token fails with 401 naming the URL; the token appears nowhere', async () => {
     const secret = 'not-the-right-token-5b7e1f';
-    await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: secret } });
+    await load(flow(peers.ha.url, { tool: 'HassTurnOn' }), { ha: { token: secret } });
     const logSpy = helper.log(); // the runtime's log spy exists once a flow is loaded
     const statuses: unknown[] = [];
     const callNode = helper.getNode('call');
@@ -124,20 +115,20 @@ describe('Home Assistant MCP server (stand-in from fixtures)', function () {
     send('call', { payload: { name: 'Kitchen Light' } });
     const msg = await caught;
     assert.match(msg.error.message, /401 Unauthorized/);
-    assert.ok(msg.error.message.includes(ha.url), msg.error.message);
+    assert.ok(msg.error.message.includes(peers.ha.url), msg.error.message);
     const everything = JSON.stringify([msg, statuses, logSpy.args]);
     assert.ok(!everything.includes(secret), 'token leaked');
     assert.ok(statuses.some((s: any) => s.fill === 'red' && /401/.test(s.text)));
   });
 
   it('a correct token never appears in messages, logs or status', async () => {
-    await load(flow(ha.url, { tool: 'HassTurnOn' }), { ha: { token: ha.token } });
+    await load(flow(peers.ha.url, { tool: 'HassTurnOn' }), { ha: { token: peers.ha.token } });
     const logSpy = helper.log();
     const got = nextMessage('out');
     send('call', { payload: { name: 'Kitchen Light' } });
     const msg = await got;
     const everything = JSON.stringify([msg, logSpy.args]);
     assert.ok(logSpy.args.length > 0, 'the log spy saw this flow');
-    assert.ok(!everything.includes(ha.token));
+    assert.ok(!everything.includes(peers.ha.token));
   });
 });

@@ -2,27 +2,17 @@
 // the process), so a Home Assistant add-on user, who cannot set process variables, sets HA_URL on a
 // tab. Proven with the real runtime against the Home Assistant stand-in.
 import assert from 'node:assert/strict';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { helper, nextMessage, send, startRuntime, stopRuntime, mcpNodes, catchNode } from '../helpers/runtime';
+import { helper, nextMessage, send, mcpNodes, catchNode, useRuntimeWithHomeAssistant } from '../helpers/runtime';
 
 const env = (vars: Record<string, string>) => Object.entries(vars).map(([name, value]) => ({ name, value, type: 'str' }));
 
 describe('settings: ${VAR} through Node-RED environment variables', function () {
   this.timeout(30000);
-  let ha: HomeAssistantStandIn;
-
-  before(async () => {
-    await startRuntime();
-    ha = await startHomeAssistant();
-  });
-  after(async () => {
-    await stopRuntime();
-    await ha.close();
-  });
+  const peers = useRuntimeWithHomeAssistant();
   afterEach(() => helper.unload());
 
   async function listThrough(flow: Record<string, unknown>[]) {
-    await helper.load([...mcpNodes, catchNode] as any, flow as any, { ha: { token: ha.token } } as any);
+    await helper.load([...mcpNodes, catchNode] as any, flow as any, { ha: { token: peers.ha.token } } as any);
     const got = Promise.race([nextMessage('out').then((m) => ({ ok: m })), nextMessage('caught').then((m) => ({ err: m }))]);
     send('list', { payload: '' });
     return got;
@@ -37,7 +27,7 @@ describe('settings: ${VAR} through Node-RED environment variables', function () 
   ];
 
   it('an mcp-server on a tab uses HA_URL set on that tab', async () => {
-    const origin = new URL(ha.url).origin;
+    const origin = new URL(peers.ha.url).origin;
     const result: any = await listThrough([{ id: 't1', type: 'tab', label: 'home', env: env({ HA_URL: origin }) }, ...nodes('t1')]);
     assert.ok(result.ok, `listed, not failed: ${JSON.stringify(result.err?.error)}`);
     assert.equal(result.ok.payload.length, 19);
@@ -50,7 +40,7 @@ describe('settings: ${VAR} through Node-RED environment variables', function () 
   });
 
   it("a group's variable wins over its tab's", async () => {
-    const origin = new URL(ha.url).origin;
+    const origin = new URL(peers.ha.url).origin;
     const [server, ...rest] = nodes('t1', { g: 'g1' });
     const result: any = await listThrough([
       { id: 't1', type: 'tab', label: 'home', env: env({ HA_URL: 'http://127.0.0.1:9' }) },

@@ -2,6 +2,7 @@
 // the Home Assistant stand-in against the fixture's HTTP cases and call pairs, the paginated server
 // against its page layout, server-everything on all three transports, and the stubborn stdio server
 // really leaving a SIGTERM-proof grandchild behind when only its shell is signalled.
+import { until } from '../helpers/wait';
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,13 +19,7 @@ import { isAlive, killStubbornPids, readStubbornPids, stubbornStdioCommand, wait
 
 const JSON_AND_SSE = 'application/json, text/event-stream';
 
-async function waitFor(what: string, predicate: () => boolean, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = until;
 
 function newClient(): Client {
   return new Client({ name: 'peers-test', version: '0.0.0' });

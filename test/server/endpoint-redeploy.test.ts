@@ -1,6 +1,7 @@
 // Redeploys: a changed mcp-tool-in announces notifications/tools/list_changed to connected clients
 // (2025 sessions over their GET stream, 2026-07-28 over subscriptions/listen), and a changed
 // endpoint path takes the old route away (404) instead of leaving it served.
+import { until } from '../helpers/wait';
 import assert from 'node:assert/strict';
 import { helper } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, type FlowNode } from './harness';
@@ -18,13 +19,7 @@ async function redeploy(flow: FlowNode[], type: 'nodes' | 'full'): Promise<void>
   await helper.setFlows(flow as any, type, credentials as any);
 }
 
-function waitFor(predicate: () => boolean, what: string, ms = 5000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => (predicate() ? resolve() : Date.now() - started > ms ? reject(new Error(`no ${what} within ${ms} ms`)) : setTimeout(tick, 20));
-    tick();
-  });
-}
+const waitFor = (predicate: () => boolean, what: string, ms = 5000) => until(what, predicate, ms);
 
 describe('mcp-endpoint on redeploy', function () {
   this.timeout(30000);

@@ -2,6 +2,7 @@
 // over WebSocket (protocol v1, v2, v3) and over MQTT + encrypted UDP; the engine turns it into a
 // 16 kHz WAV utterance and speaks an answer back, which the device's speaker decodes and judges
 // (rate, duration, pacing, tts brackets). Then everything a real device can do wrong.
+import { waitFor } from '../helpers/wait';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,18 +28,6 @@ function answering(record: { utterances: Utterance[]; results: any[] }, answer: 
   };
 }
 
-function waitFor<T>(check: () => T | undefined, what: string, ms = 15000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const v = check();
-      if (v) return resolve(v);
-      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
 
 function assertHeardAnswer(voice: DeviceVoice): void {
   const r = voice.speaker.report;

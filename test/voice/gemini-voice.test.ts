@@ -1,6 +1,7 @@
 // Gemini's voice against the fake Gemini through the real @google/genai client: TTS over REST
 // (generateContent, responseModalities AUDIO) and the Live API over WebSocket with the xiaozhi
 // device simulator speaking into it and Home Assistant's stand-in answering the model's tool call.
+import { waitFor } from '../helpers/wait';
 import { strict as assert } from 'node:assert';
 import { createServer, type AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -21,18 +22,6 @@ import { startWsVoiceServer } from './voice-harness';
 const KEY = 'AIzaSy-voice-test-key-DO-NOT-LEAK-0042';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 
-function until<T>(check: () => T | undefined, what: string, ms = 15000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const v = check();
-      if (v) return resolve(v);
-      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
 
 describe('gemini: text to speech', () => {
   let fake: FakeGemini;
@@ -187,11 +176,11 @@ describe('gemini: Live with a xiaozhi device', () => {
       await new Promise((r) => voice.speaker.once('first-audio', r));
       // realtime mode: the microphone stays on while the device speaks.
       for (const f of voice.mic.frames(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 3)))) voice.sendOpusPacket(f);
-      const answer = await until(() => events.find((e) => e.topic === 'answer'), 'the first answer to end');
+      const answer = await waitFor(() => events.find((e) => e.topic === 'answer'), 'the first answer to end');
       assert.equal((answer.payload as any).aborted, true);
       assert.ok((answer.payload as any).durationMs < 8000);
       assert.equal(fake.live.sessions[0].interruptions, 1);
-      await until(() => voice.speaker.report.ttsStops >= 1 || undefined, 'tts stop');
+      await waitFor(() => voice.speaker.report.ttsStops >= 1 || undefined, 'tts stop');
     } finally {
       device.close();
       await server.close();
@@ -207,7 +196,7 @@ describe('gemini: Live with a xiaozhi device', () => {
       await voice.say({ mode: 'manual', realTime: false });
       await stopped;
       fake.live.goAway(100);
-      await until(() => fake.live.sessions[0].closed, 'the first session to close');
+      await waitFor(() => fake.live.sessions[0].closed, 'the first session to close');
       stopped = voice.speaker.nextStop();
       await voice.say({ mode: 'manual', realTime: false });
       await stopped;
@@ -226,7 +215,7 @@ describe('gemini: Live with a xiaozhi device', () => {
       const { server, device, voice } = await liveDevice({ ...options, events });
       try {
         voice.listenStart('auto');
-        const err = (await until(() => events.find((e) => e.topic === 'error'), 'an error')).payload as any;
+        const err = (await waitFor(() => events.find((e) => e.topic === 'error'), 'an error')).payload as any;
         assert.equal(err.details.code, code);
         assert.match(err.message, /before its setup completed/);
         assert.ok(!err.message.includes(KEY) && !err.message.includes('AIzaSy-wrong-key-0000'));

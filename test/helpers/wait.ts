@@ -1,0 +1,20 @@
+// Waiting for something a peer or the runtime does, polled, with a message naming what never came.
+
+/** Resolves with the first truthy value of `check` (polled every 10 ms); fails naming `what` after `ms`. */
+export function waitFor<T>(check: () => T | undefined | null | false, what: string, ms = 15000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const v = check();
+      if (v) return resolve(v);
+      if (Date.now() - started > ms) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+/** Waits until `check` holds; fails naming `what` after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
+  await waitFor(() => check() || undefined, what, ms);
+}
