@@ -95,6 +95,23 @@ export interface MqttVoiceServer {
   close(): Promise<void>;
 }
 
+/** Each JSON message a device publishes to `device-server`, with a way to answer on its p2p topic. */
+function onDeviceJson(broker: any, handle: (json: any, client: any, deliver: (m: Record<string, unknown>) => void, deviceId: string) => void): void {
+  broker.on('publish', (packet: any, client: any) => {
+    if (!client || packet.topic !== 'device-server') return;
+    let json: any;
+    try {
+      json = JSON.parse(packet.payload.toString());
+    } catch {
+      return;
+    }
+    const mac_ = String(client.id).split('@@@')[1] ?? '';
+    const deliver = (m: Record<string, unknown>) =>
+      broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
+    handle(json, client, deliver, mac_.replace(/_/g, ':'));
+  });
+}
+
 /** An embedded MQTT broker (aedes) on 127.0.0.1, its sockets tracked so a test can close them. */
 async function startLoopbackBroker(): Promise<{ broker: any; server: Server; sockets: Set<Socket> }> {
   const { Aedes } = await importEsm('aedes');
@@ -117,21 +134,12 @@ export async function startMqttVoiceServer(factory: ConversationFactory): Promis
   const udp = await UdpAudioServer.start({ bind: '127.0.0.1' });
   const conversations: Conversation[] = [];
   const byClient = new Map<string, { conversation: Conversation; close(): void }>();
-  broker.on('publish', (packet: any, client: any) => {
-    if (!client || packet.topic !== 'device-server') return;
-    let json: any;
-    try {
-      json = JSON.parse(packet.payload.toString());
-    } catch {
-      return;
-    }
-    const mac_ = String(client.id).split('@@@')[1] ?? '';
-    const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
+  onDeviceJson(broker, (json, client, deliver, deviceId) => {
     if (json.type === 'hello' && json.transport === 'udp') {
       byClient.get(client.id)?.close();
       const session = udp.open(client.conn?.remoteAddress);
       const sessionId = randomUUID();
-      const conversation = factory({ sessionId, stopGraceMs: 40, link: { sendJson: deliver, sendAudio: (opus) => void session.sendAudio(opus) } }, { id: mac_.replace(/_/g, ':'), transport: 'mqtt' });
+      const conversation = factory({ sessionId, stopGraceMs: 40, link: { sendJson: deliver, sendAudio: (opus) => void session.sendAudio(opus) } }, { id: deviceId, transport: 'mqtt' });
       session.on('audio', (opus: Buffer) => conversation.handleAudio(opus));
       conversations.push(conversation);
       byClient.set(client.id, { conversation, close: () => (conversation.close(), session.close()) });
@@ -199,19 +207,10 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
 
   const { broker, server, sockets } = await startLoopbackBroker();
   const channels = new Map<string, VoiceChannel>();
-  broker.on('publish', (packet: any, client: any) => {
-    if (!client || packet.topic !== 'device-server') return;
-    let json: any;
-    try {
-      json = JSON.parse(packet.payload.toString());
-    } catch {
-      return;
-    }
-    const mac_ = String(client.id).split('@@@')[1] ?? '';
-    const deliver = (m: Record<string, unknown>) => broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
+  onDeviceJson(broker, (json, client, deliver, deviceId) => {
     if (json.type === 'hello' && json.transport === 'udp') {
       const sessionId = randomUUID();
-      void hub.openUdp({ id: mac_.replace(/_/g, ':'), transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver, client.conn?.remoteAddress).then((channel) => {
+      void hub.openUdp({ id: deviceId, transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver, client.conn?.remoteAddress).then((channel) => {
         channels.set(client.id, channel);
         deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
       });
