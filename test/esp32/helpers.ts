@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32Listener, Esp32ListenerSettings } from '../../src/esp32/listener';
-import type { DeviceEvent } from '../../src/esp32/device-session';
+import { DeviceSession, type DeviceEvent } from '../../src/esp32/device-session';
+import { IdAllocator } from '../../src/esp32/rpc-client';
 import type { WebSocketDeviceListener } from '../../src/esp32/ws-listener';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
@@ -80,4 +81,22 @@ export async function rejection(p: Promise<unknown>): Promise<any> {
     return e;
   }
   throw new Error('expected a rejection');
+}
+
+/**
+ * A device session wired straight to `answer`, as MQTT would (no hello): every JSON-RPC message the
+ * session sends reaches `answer`, which replies through `reply` with the JSON text of an MCP payload.
+ */
+export function directDeviceSession(answer: (payload: any, reply: (payloadJson: string) => void) => void): DeviceSession {
+  const session: DeviceSession = new DeviceSession({
+    id: 'aa:bb:cc:dd:ee:ff',
+    transport: 'mqtt',
+    ids: new IdAllocator(),
+    requestTimeoutMs: 2000,
+    link: {
+      send: (text) => answer(JSON.parse(text).payload, (json) => setImmediate(() => session.handleText(`{"session_id":"","type":"mcp","payload":${json}}`))),
+      close: () => session.handleClosed(),
+    },
+  });
+  return session;
 }

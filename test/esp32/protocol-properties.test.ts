@@ -2,6 +2,7 @@
 // firmware pages (multi-byte descriptions included, where bytes and characters differ) is read back
 // whole and in order by the engine; MAC spellings and topic templates round-trip; ids stay integers
 // below 2^31.
+import { directDeviceSession } from './helpers';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { DeviceSession } from '../../src/esp32/device-session';
@@ -13,20 +14,7 @@ const macArb = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 6, maxLen
 
 /** A session wired straight to the simulated firmware, as MQTT would (no hello needed). */
 function sessionOn(firmware: FirmwareMcpServer): DeviceSession {
-  const session: DeviceSession = new DeviceSession({
-    id: 'aa:bb:cc:dd:ee:ff',
-    transport: 'mqtt',
-    ids: new IdAllocator(),
-    requestTimeoutMs: 2000,
-    link: {
-      send: (text) => {
-        const frame = JSON.parse(text);
-        firmware.handle(frame.payload, (reply) => setImmediate(() => session.handleText(`{"session_id":"","type":"mcp","payload":${reply}}`)));
-      },
-      close: () => session.handleClosed(),
-    },
-  });
-  return session;
+  return directDeviceSession((payload, reply) => firmware.handle(payload, reply));
 }
 
 describe('esp32 protocol properties', () => {

@@ -1,9 +1,9 @@
 // The one tools/list pager, shared by MCP sessions and ESP32 devices: its guards say which limit
 // they hit (a cursor seen before, or more than 1,000 pages), a name repeated on a later page is
 // dropped with a warning, and the device path reads each page leniently through the same code.
+import { directDeviceSession } from '../esp32/helpers';
 import assert from 'node:assert/strict';
-import { DeviceSession } from '../../src/esp32/device-session';
-import { IdAllocator } from '../../src/esp32/rpc-client';
+import type { DeviceSession } from '../../src/esp32/device-session';
 import { listAllTools, MAX_PAGES } from '../../src/mcp/list-all-tools';
 import { McpNodeError } from '../../src/errors';
 
@@ -15,23 +15,13 @@ const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const }
  */
 function deviceAnswering(page: (cursor: string, n: number) => unknown): { session: DeviceSession; requests: number } {
   const state = { session: undefined as unknown as DeviceSession, requests: 0 };
-  state.session = new DeviceSession({
-    id: 'aa:bb:cc:dd:ee:ff',
-    transport: 'mqtt',
-    ids: new IdAllocator(),
-    requestTimeoutMs: 2000,
-    link: {
-      send: (text) => {
-        const { payload } = JSON.parse(text);
-        if (payload.id === undefined) return; // notifications/initialized
-        const result =
-          payload.method === 'initialize'
-            ? { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'board', version: '1' } }
-            : page(payload.params.cursor, ++state.requests);
-        setImmediate(() => state.session.handleText(JSON.stringify({ type: 'mcp', payload: { jsonrpc: '2.0', id: payload.id, result } })));
-      },
-      close: () => state.session.handleClosed(),
-    },
+  state.session = directDeviceSession((payload, reply) => {
+    if (payload.id === undefined) return; // notifications/initialized
+    const result =
+      payload.method === 'initialize'
+        ? { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'board', version: '1' } }
+        : page(payload.params.cursor, ++state.requests);
+    reply(JSON.stringify({ jsonrpc: '2.0', id: payload.id, result }));
   });
   return state;
 }

@@ -4,6 +4,7 @@
 // Over WebSocket: binary frames in the device's protocol version. Over MQTT: an in-process aedes
 // broker (the device subscribes to its topic) plus the UDP audio server. The listener integration
 // does exactly this inside its connection handlers.
+import { parseJsonOrUndefined } from '../peers/parse-json';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -48,12 +49,8 @@ export async function startWsVoiceServer(factory: ConversationFactory): Promise<
         conversation.handleAudio(frame.payload);
         return;
       }
-      let json: any;
-      try {
-        json = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
+      const json = parseJsonOrUndefined(data.toString());
+      if (json === undefined) return;
       if (json.type === 'hello') {
         const sessionId = randomUUID();
         ws.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: sessionId, audio_params: helloAudioParams(DEFAULT_DOWNLINK) }));
@@ -99,12 +96,8 @@ export interface MqttVoiceServer {
 function onDeviceJson(broker: any, handle: (json: any, client: any, deliver: (m: Record<string, unknown>) => void, deviceId: string) => void): void {
   broker.on('publish', (packet: any, client: any) => {
     if (!client || packet.topic !== 'device-server') return;
-    let json: any;
-    try {
-      json = JSON.parse(packet.payload.toString());
-    } catch {
-      return;
-    }
+    const json = parseJsonOrUndefined(packet.payload.toString());
+    if (json === undefined) return;
     const mac_ = String(client.id).split('@@@')[1] ?? '';
     const deliver = (m: Record<string, unknown>) =>
       broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
@@ -184,12 +177,8 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
     let channel: VoiceChannel | undefined;
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       if (isBinary) return void channel?.handleBinary(data);
-      let json: any;
-      try {
-        json = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
+      const json = parseJsonOrUndefined(data.toString());
+      if (json === undefined) return;
       if (json.type === 'hello') {
         const sessionId = randomUUID();
         channel = hub.openWebSocket({ ...device, sessionId, audioParams: json.audio_params }, req.headers['protocol-version'], {

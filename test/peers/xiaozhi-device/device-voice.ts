@@ -3,6 +3,7 @@
 // UDP channel in its hello, checks the reply as the firmware does, and talks encrypted UDP.
 // `say()` is the person speaking: `listen start`, real-time 60 ms Opus frames of the speech
 // fixture, then `listen stop` (manual) or room silence (auto, the server's VAD must end the turn).
+import { parseJsonOrUndefined } from '../parse-json';
 import { EventEmitter } from 'node:events';
 import { DeviceMicrophone, MIC_FRAME_MS, speechSamples } from './microphone';
 import { DeviceSpeaker } from './speaker';
@@ -65,12 +66,8 @@ export class DeviceVoice extends EventEmitter {
     const hello = new Promise<any>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('SERVER_TIMEOUT: no UDP hello reply within 10 s')), timeoutMs);
       device.client.on('message', (_topic: string, payload: Buffer) => {
-        let frame: any;
-        try {
-          frame = JSON.parse(payload.toString());
-        } catch {
-          return;
-        }
+        const frame = parseJsonOrUndefined(payload.toString());
+        if (frame === undefined) return;
         if (frame.type === 'hello') {
           clearTimeout(timer);
           if (frame.transport !== 'udp') return reject(new Error(`hello reply with transport ${frame.transport}`));
@@ -133,12 +130,8 @@ export class DeviceVoice extends EventEmitter {
   }
 
   private onText(text: string): void {
-    let frame: any;
-    try {
-      frame = JSON.parse(text);
-    } catch {
-      return;
-    }
+    const frame = parseJsonOrUndefined(text);
+    if (frame === undefined) return;
     this.speaker.onJson(frame);
     this.emit('json', frame);
   }

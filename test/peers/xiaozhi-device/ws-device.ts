@@ -3,6 +3,7 @@
 // a 10 s wait for the server hello, binary frames for audio, MCP replies wrapped as
 // {"session_id","type":"mcp","payload"} by string concatenation, and a TCP drop without a close
 // frame when the conversation ends (the server sees 1006).
+import { parseJsonOrUndefined } from '../parse-json';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
@@ -112,12 +113,8 @@ export class XiaozhiWsDevice extends EventEmitter {
   }
 
   private onText(text: string): void {
-    let frame: any;
-    try {
-      frame = JSON.parse(text);
-    } catch {
-      return;
-    }
+    const frame = parseJsonOrUndefined(text);
+    if (frame === undefined) return;
     this.fromServer.push(frame);
     if (frame.type === 'hello') {
       if (frame.transport !== 'websocket') return; // the firmware would crash or time out here
