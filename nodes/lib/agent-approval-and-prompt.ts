@@ -7,8 +7,8 @@ import { expandEnv } from '../../src/env-expand';
 import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_S, isApprovalActive, type ApprovalPolicy, type ApprovalRequestMessage } from '../../src/gemini/approval-gate';
 import { systemInstructionWithPrompt, type SystemPromptSource } from '../../src/gemini/system-prompt';
 import type { ToolExecutor } from '../../src/gemini/types';
-import { lines, numberSetting } from './input-handler';
-import type { NodeDef, NodeMessage, RED } from './red-types';
+import { evaluateProperty, lines, numberSetting } from './input-handler';
+import type { Node, NodeDef, NodeMessage, RED } from './red-types';
 import { getServerNode } from './server-config';
 
 export interface AgentExtras {
@@ -50,6 +50,17 @@ export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
       return true;
     },
   };
+}
+
+/** The node's own system instruction: the setting (a typed input), else msg.systemInstruction. */
+export async function ownSystemInstruction(RED: RED, node: Node, def: NodeDef, msg: NodeMessage): Promise<string | undefined> {
+  let value: unknown = '';
+  if (def.systemInstruction !== undefined && def.systemInstruction !== '') {
+    value = await evaluateProperty(RED, node, def.systemInstruction, def.systemInstructionType as string | undefined, msg);
+  }
+  if (value === undefined || value === null || value === '') value = msg.systemInstruction;
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function systemPromptSource(RED: RED, value: unknown): { source?: SystemPromptSource; problem?: string } {
