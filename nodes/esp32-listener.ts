@@ -7,7 +7,7 @@ import { nodeEnvLookup } from './lib/node-env';
 import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../src/esp32/shared-listener';
 import type { Esp32ListenerSettings } from '../src/esp32/listener';
-import { registerEsp32AdminRoutes } from './lib/esp32-admin-routes';
+import { registerAdminRoutes as registerEsp32AdminRoutes } from './lib/admin-routes';
 import { listenerStatus, type Esp32ListenerConfigNode } from './lib/esp32-listener-config';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, RED } from './lib/red-types';

@@ -20,9 +20,11 @@ import { translator } from './lib/i18n';
 import { agentExtras, ownSystemInstruction } from './lib/agent-approval-and-prompt';
 import { agentServers, messageTools } from './lib/agent-servers';
 import { contextMemory } from './lib/agent-memory';
+import { registerAdminRoutes } from './lib/admin-routes';
 
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
+  registerAdminRoutes(RED); // the dialog's Test button and server-row previews
   function GeminiAgentNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;

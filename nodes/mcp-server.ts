@@ -2,14 +2,12 @@
 // to a device that dialled in) and mirrors its state onto every node that registered with it.
 import { errorMessage } from '../src/errors';
 import { secrets } from '../src/secrets';
-import { McpSession } from '../src/mcp/session';
-import { normalizeSettings, type McpServerSettings } from '../src/mcp/settings';
+import { normalizeSettings } from '../src/mcp/settings';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
-import { getListenerNode } from './lib/esp32-listener-config';
-import { registerServerAdminRoutes } from './lib/server-admin-routes';
+import { createProvider, secretCredentialValues } from './lib/server-provider';
+import { registerAdminRoutes } from './lib/admin-routes';
 import { applyOAuth } from './lib/oauth-node';
-import { registerOAuthRoutes } from './lib/oauth-routes';
 import { forgetOAuthState } from './lib/oauth-store';
 import { translator } from './lib/i18n';
 import type { Node, NodeDef, RED } from './lib/red-types';
@@ -39,7 +37,7 @@ export = function (RED: RED) {
         (m) => node.debug(m),
       );
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
-      provider = createProvider(settings, node);
+      provider = createProvider(RED, settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
       // Never throw from a constructor: report, and let every request fail with the reason.
@@ -86,36 +84,6 @@ export = function (RED: RED) {
     });
   }
 
-  function createProvider(settings: McpServerSettings, node: Node): ToolProvider {
-    if (settings.transport === 'esp32') {
-      // Loaded on demand: only flows with ESP32 devices need the device engine.
-      const { createEsp32ToolProvider } = require('../src/esp32/esp32-tool-provider');
-      return createEsp32ToolProvider({
-        id: settings.id,
-        name: settings.name || settings.id,
-        source: getListenerNode(RED, settings.listener)?.devices,
-        deviceId: settings.deviceId,
-        timeoutMs: settings.timeoutMs,
-      }) as ToolProvider;
-    }
-    return new McpSession(settings, {
-      debug: (m) => node.debug(m),
-      warn: (m) => node.warn(m),
-      info: (m) => node.log(m),
-    });
-  }
-
-  /** Every string in the `secrets` credential, even when it is not valid JSON: all of it is secret. */
-  function secretCredentialValues(raw: unknown): string[] {
-    if (typeof raw !== 'string' || !raw.trim()) return [];
-    try {
-      const parsed = JSON.parse(raw) as Record<string, Record<string, unknown>>;
-      return Object.values(parsed ?? {}).flatMap((group) => Object.values(group ?? {}).map(String));
-    } catch {
-      return [raw];
-    }
-  }
-
   RED.nodes.registerType('mcp-server', McpServerNode as any, {
     // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
     // secretNames: their names only, so the editor can list them without ever receiving a value;
@@ -129,6 +97,5 @@ export = function (RED: RED) {
       oauthState: { type: 'password' },
     },
   });
-  registerServerAdminRoutes(RED);
-  registerOAuthRoutes(RED);
+  registerAdminRoutes(RED);
 };

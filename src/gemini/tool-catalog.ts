@@ -4,7 +4,7 @@
 import { compileTools } from '../schema';
 import { filterTools } from '../mcp/tool-names';
 import { formatWarning } from '../mcp/lenient-list';
-import type { RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
+import type { ListToolsResult, RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
 import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
 
 export interface ServerSource {
@@ -31,21 +31,34 @@ export function defaultPrefix(serverName: string): string {
   return (base || 'server') + '_';
 }
 
+/** One server's tools/list, or why it could not be listed. */
+export type ListOutcome = { list: ListToolsResult } | { error: unknown };
+
+/** Lists every source once, in parallel; a server that is down gives its error, not a rejection. */
+export function listSources(sources: ServerSource[]): Promise<ListOutcome[]> {
+  return Promise.all(sources.map((s) => s.provider.listTools({ context: s.context }).then((list) => ({ list }), (error: unknown) => ({ error }))));
+}
+
 export async function buildCatalog(sources: ServerSource[], extra: MessageTools[] = []): Promise<ToolCatalog> {
-  const catalog: ToolCatalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
-  const settled = await Promise.all(
-    sources.map((s) => s.provider.listTools({ context: s.context }).then((list) => ({ list }), (error: unknown) => ({ error }))),
-  );
+  const settled = await listSources(sources);
   // One server down must not silence the others: the request runs with the tools that could be
   // listed, and the missing server is reported. With nothing left to offer, it is an error.
   const failures = settled.filter((r): r is { error: unknown } => 'error' in r);
   if (failures.length && failures.length === sources.length && extra.length === 0) throw failures[0].error;
+  return assembleCatalog(sources, settled, extra);
+}
+
+/** The catalog from lists already fetched (`settled[i]` belongs to `sources[i]`). */
+export function assembleCatalog(sources: ServerSource[], settled: ListOutcome[], extra: MessageTools[] = []): ToolCatalog {
+  const catalog: ToolCatalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [], bySource: [] };
   const usedPrefixes = new Set<string>();
   sources.forEach((source, i) => {
     const outcome = settled[i];
     if ('error' in outcome) {
       const who = source.provider.identity(source.context);
-      catalog.unavailable.push({ server: who.name || who.id, error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) });
+      const error = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      catalog.unavailable.push({ server: who.name || who.id, error });
+      catalog.bySource!.push({ server: who.name || who.id, error });
       return;
     }
     const { list } = outcome;
@@ -64,7 +77,9 @@ export async function buildCatalog(sources: ServerSource[], extra: MessageTools[
     for (const w of compiled.warnings as Array<{ tool?: string; message?: string } | string>) {
       catalog.warnings.push(typeof w === 'string' ? w : `${serverName}: ${w.tool ?? ''} ${w.message ?? ''}`.trim());
     }
-    add(catalog, declarationsOf(compiled.payload), (declared) => {
+    const declarations = declarationsOf(compiled.payload);
+    catalog.bySource!.push({ server: serverName, total: list.tools.length, functions: declarations.map((d) => d.name ?? '') });
+    add(catalog, declarations, (declared) => {
       const mcpName = compiled.names[declared] ?? declared;
       return {
         declaredName: declared,

@@ -28,6 +28,8 @@ export interface ToolCatalog {
   warnings: string[];
   /** Servers whose tools could not be listed; the request runs with the others' tools. */
   unavailable: Array<{ server: string; error: string }>;
+  /** Per configured server, in order: its name and tool count with the functions it gives, or its error. */
+  bySource?: Array<{ server: string; total: number; functions: string[] } | { server: string; error: string }>;
 }
 
 /** A function call the model asked for, resolved to its route and ready to run. */

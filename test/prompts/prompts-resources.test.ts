@@ -286,19 +286,3 @@ describe('mcp-resource subscribe: after the server restarts', function () {
     assert.equal(update.uri, uri);
   });
 });
-
-describe('prompt and resource admin routes', function () {
-  it('sit behind the mcp-server.read permission', () => {
-    const { registerPromptResourceRoutes } = require('../../nodes/lib/prompt-resource-routes');
-    const guard = () => undefined;
-    const asked: string[] = [];
-    const routes: Array<{ path: string; handlers: unknown[] }> = [];
-    registerPromptResourceRoutes({
-      httpAdmin: { get: (path: string, ...handlers: unknown[]) => routes.push({ path, handlers }) },
-      auth: { needsPermission: (p: string) => (asked.push(p), guard) },
-    });
-    assert.deepEqual(asked, ['mcp-server.read', 'mcp-server.read']);
-    assert.deepEqual(routes.map((r) => r.path), ['/mcp-server/:id/prompts', '/mcp-server/:id/resources']);
-    for (const r of routes) assert.equal(r.handlers[0], guard, `${r.path} is guarded`);
-  });
-});

@@ -1,17 +1,13 @@
 // Admin HTTP route the esp32-listener dialog uses (namespaced and permissioned like core's nodes):
 //   GET /esp32-listener/:id/devices   the devices a deployed listener has connected right now
 // Tokens never leave the runtime: the answer holds device facts only.
-import { isUserOnlyTool } from '../../src/esp32/device-session';
-import { getListenerNode, listenerStatus } from './esp32-listener-config';
-import { translator } from './i18n';
-import type { RED } from './red-types';
+import { isUserOnlyTool } from '../../../src/esp32/device-session';
+import { getListenerNode, listenerStatus } from '../esp32-listener-config';
+import { translator } from '../i18n';
+import type { RED } from '../red-types';
 
-const registeredOn = new WeakSet<object>();
 
-export function registerEsp32AdminRoutes(RED: RED): void {
-  // One registration per admin app (the test helper builds a fresh one per runtime).
-  if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
-  registeredOn.add(RED.httpAdmin);
+export function registerEsp32DeviceRoutes(RED: RED): void {
   const t = translator(RED, 'esp32-listener');
 
   RED.httpAdmin.get('/esp32-listener/:id/devices', RED.auth.needsPermission('esp32-listener.read'), (req: any, res: any) => {

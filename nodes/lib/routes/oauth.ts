@@ -5,23 +5,20 @@
 //                                       redirect carries no admin bearer, so no needsPermission: the
 //                                       single-use `state` from /start is the guard
 //   GET  /mcp-server/oauth/:id/status   (mcp-server.read) {signedIn, kind?, expiresAt?}; never a token
-import { errorMessage } from '../../src/errors';
-import { PendingSignIns } from '../../src/mcp/oauth/pending-sign-ins';
-import { startSignIn } from '../../src/mcp/oauth/sign-in';
-import { sameServer } from '../../src/mcp/oauth/state';
-import { normalizeSettings } from '../../src/mcp/settings';
-import { oauthClientOf } from './oauth-node';
-import { oauthStateStore } from './oauth-store';
-import type { RED } from './red-types';
-import { getServerNode } from './server-config';
-import { translator } from './i18n';
+import { errorMessage } from '../../../src/errors';
+import { PendingSignIns } from '../../../src/mcp/oauth/pending-sign-ins';
+import { startSignIn } from '../../../src/mcp/oauth/sign-in';
+import { sameServer } from '../../../src/mcp/oauth/state';
+import { normalizeSettings } from '../../../src/mcp/settings';
+import { oauthClientOf } from '../oauth-node';
+import { oauthStateStore } from '../oauth-store';
+import type { RED } from '../red-types';
+import { getServerNode } from '../server-config';
+import { translator } from '../i18n';
 
 export const CALLBACK_PATH = 'mcp-server/oauth/callback';
-const registeredOn = new WeakSet<object>();
 
 export function registerOAuthRoutes(RED: RED): void {
-  if (!RED.httpAdmin || registeredOn.has(RED.httpAdmin)) return;
-  registeredOn.add(RED.httpAdmin);
   const pending = new PendingSignIns();
   const t = translator(RED, 'mcp-server');
 

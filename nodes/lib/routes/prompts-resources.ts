@@ -3,10 +3,10 @@
 //   GET /mcp-server/:id/prompts    {server, prompts:[{name, title, description, arguments}]}
 //   GET /mcp-server/:id/resources  {server, resources:[…], resourceTemplates:[…]}
 // A server that has no resources (or no templates) answers an empty list for that part, not an error.
-import { errorMessage } from '../../src/errors';
-import { promptsAndResources } from '../../src/mcp/prompts-resources';
-import type { RED } from './red-types';
-import { getServerNode } from './server-config';
+import { errorMessage } from '../../../src/errors';
+import { promptsAndResources } from '../../../src/mcp/prompts-resources';
+import type { RED } from '../red-types';
+import { getServerNode } from '../server-config';
 
 const NOT_DEPLOYED = 'mcp-server not deployed: deploy the flow first';
 

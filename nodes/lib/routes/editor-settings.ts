@@ -1,0 +1,41 @@
+// An mcp-server as the editor's dialog has it (saved or not), turned into session settings for the
+// routes that connect with it (Test connection, the tools of an undeployed server). The editor never
+// holds a deployed credential: it sends the password placeholder (or nothing) and we read the stored
+// one of that config node; a token or secret typed into an undeployed dialog is used as is.
+import { normalizeSettings, type McpServerSettings } from '../../../src/mcp/settings';
+import { withStdioPaths } from '../node-env';
+import { applyOAuth } from '../oauth-node';
+import type { RED } from '../red-types';
+
+export const PASSWORD_PLACEHOLDER = '__PWRD__';
+
+export interface DialogServer {
+  id?: unknown;
+  config?: Record<string, unknown>;
+  token?: unknown;
+  secrets?: unknown;
+}
+
+export function dialogSettings(RED: RED, body: DialogServer, fallbackId: string): McpServerSettings {
+  const id = typeof body.id === 'string' && body.id ? body.id : undefined;
+  const raw = { ...(body.config ?? {}), id: id ?? fallbackId, secrets: secretsFor(RED, body) };
+  return applyOAuth(RED, withStdioPaths(RED, normalizeSettings(raw, tokenFor(RED, body))), id ?? '');
+}
+
+/** The stored credentials of a config node (its dialog sends the node id). */
+export function storedCredentials<T extends Record<string, unknown>>(RED: RED, id: unknown): Partial<T> | undefined {
+  if (typeof id !== 'string' || !id) return undefined;
+  return (RED.nodes as unknown as { getCredentials?(id: string): Partial<T> | undefined }).getCredentials?.(id);
+}
+
+function tokenFor(RED: RED, body: DialogServer): string | undefined {
+  const token = typeof body.token === 'string' ? body.token : undefined;
+  if (token && token !== PASSWORD_PLACEHOLDER) return token;
+  return storedCredentials<{ token: string }>(RED, body.id)?.token;
+}
+
+// Secret header/env entries: what the dialog typed ({headers, env} object), else the stored credential.
+function secretsFor(RED: RED, body: DialogServer): unknown {
+  if (body.secrets && typeof body.secrets === 'object') return body.secrets;
+  return storedCredentials<{ secrets: string }>(RED, body.id)?.secrets;
+}
