@@ -170,6 +170,8 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     // A misspelt name is flagged in the dialog, with the close matches.
     await page.fill('#node-input-tool', 'HassTurnOnn');
     await page.locator('#node-input-tool').dispatchEvent('input');
+    // The close matches come from the runtime (the admin route's `near`), as its own error names them.
+    await page.waitForFunction(() => /did you mean/.test($('#mcp-call-tool-description').text()), undefined, { timeout: 15000 });
     assert.match(await page.locator('#mcp-call-tool-description').innerText(), /no tool "HassTurnOnn"; did you mean: HassTurnOn(, HassTurnOff)?\?$/);
     assert.equal(await page.locator('#node-input-tool').evaluate((e) => e.classList.contains('input-error')), true);
     await page.selectOption('#mcp-call-tool-select', 'HassTurnOn');

@@ -139,6 +139,7 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
 
   it('POST /gemini-agent/tools answers for each server row: a server that is down gets its own error, the others their functions', async () => {
     const down: ServerDef = { id: 'down', name: 'Gone', transport: 'http', url: `http://127.0.0.1:${await freePort()}/mcp` };
+    await helper.unload();
     await loadAgent({ fake, servers: [server, down] });
     // Count what the route asks the deployed session (its own cache would hide a second listing at the peer).
     const provider = helper.getNode('ha').provider;
@@ -157,5 +158,4 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     assert.match(downRow.error, /ECONNREFUSED|connect|reach/i);
     assert.equal(listings, 1, 'each server is listed once per request (it used to be twice)');
   });
-});
 });
