@@ -376,6 +376,16 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     }
   });
 
+  it('loads the shared editor script from the package resources folder, with one namespace object as its only global', async () => {
+    const served = await page.evaluate(async () => (await fetch('resources/node-red-contrib-mcp-gemini/mcp-gemini-editor.js')).status);
+    assert.equal(served, 200);
+    const api = await page.evaluate(() => Object.keys((window as unknown as { mcpGeminiEditor: object }).mcpGeminiEditor).sort());
+    assert.deepEqual(api, ['addServers', 'getJson', 'loadTools', 'parseMcpJson', 'parseObject', 'postJson', 'serverDropdown', 'settingsOf', 'suggestTools', 'xhrError']);
+    // What the dialogs share is on that object, not loose on window.
+    const loose = await page.evaluate(() => ['loadTools', 'settingsOf', 'serverDropdown', 'suggestTools', 'editDistance'].filter((k) => k in window));
+    assert.deepEqual(loose, []);
+  });
+
   it('raised no script errors in the editor page', () => {
     assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
   });
