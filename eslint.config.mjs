@@ -26,4 +26,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+  {
+    // The shared editor script runs in the Node-RED editor page: browser globals, jQuery and RED.
+    files: ['resources/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, RED: 'readonly', $: 'readonly' } },
+  },
 );
