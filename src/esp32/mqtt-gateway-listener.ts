@@ -25,6 +25,8 @@ import {
 } from './listener';
 
 // aedes 1.x is an ES module; loading it with import() keeps this CommonJS build working on every Node 20.
+const MAX_EARLY_MESSAGES = 16;
+
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
 
 export class MqttGatewayListener implements Esp32Listener {
@@ -41,6 +43,8 @@ export class MqttGatewayListener implements Esp32Listener {
   /** Clients that proved themselves with a token (only they may replace a connected device). */
   private readonly authenticated = new WeakSet<Client>();
   private readonly audio?: MqttAudioRouter<Client>;
+  /** Messages of clients that published before aedes called them ready. */
+  private readonly early = new Map<Client, string[]>();
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
@@ -62,12 +66,14 @@ export class MqttGatewayListener implements Esp32Listener {
     broker.on('clientReady', (client) => this.onClient(client));
     broker.on('clientDisconnect', (client) => this.onGone(client));
     broker.on('publish', (packet, client) => {
-      const session = client && this.sessions.get(client);
-      if (!session || this.fromDevice.match(packet.topic) === undefined) return;
+      if (!client || this.fromDevice.match(packet.topic) === undefined) return;
       const text = packet.payload.toString();
-      session.handleText(text);
-      const conn = (client as unknown as { conn?: Socket }).conn;
-      this.audio?.handleText(client, { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress }, text);
+      if (this.sessions.has(client)) return this.fromClient(client, text);
+      // aedes emits clientReady only after CONNACK has gone out and its queue is flushed, so a device
+      // that says hello right after CONNACK can publish first: keep a few messages until it is ready.
+      const early = this.early.get(client) ?? [];
+      if (early.length < MAX_EARLY_MESSAGES) early.push(text);
+      this.early.set(client, early);
     });
     const server = createServer((socket) => {
       // Without it Nagle holds the second of two quick publishes (stt, tts start) for the device's
@@ -113,6 +119,8 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   private onClient(client: Client): void {
+    const early = this.early.get(client) ?? [];
+    this.early.delete(client);
     const deviceId = deviceIdFromMqttClientId(client.id);
     if (!deviceId) return;
     const session = new DeviceSession({
@@ -136,6 +144,15 @@ export class MqttGatewayListener implements Esp32Listener {
     }
     this.sessions.set(client, session);
     session.start().catch(() => undefined);
+    for (const text of early) this.fromClient(client, text);
+  }
+
+  private fromClient(client: Client, text: string): void {
+    const session = this.sessions.get(client);
+    if (!session) return;
+    session.handleText(text);
+    const conn = (client as unknown as { conn?: Socket }).conn;
+    this.audio?.handleText(client, { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress }, text);
   }
 
   /** Writes to the device's topic on its own connection (stock firmware never subscribes). */
@@ -145,6 +162,7 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   private onGone(client: Client): void {
+    this.early.delete(client);
     this.audio?.close(client);
     const session = this.sessions.get(client);
     if (!session) return;
