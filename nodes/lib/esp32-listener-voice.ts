@@ -12,6 +12,7 @@ import { createListenerVoice, parseLiveSettings } from '../../src/voice/listener
 import type { VoiceHub } from '../../src/voice/voice-hub';
 import { lines } from './input-handler';
 import { getServerNode } from './server-config';
+import { translator } from './i18n';
 import type { Node, NodeDef, RED } from './red-types';
 
 export interface ListenerVoice {
@@ -38,7 +39,7 @@ export function listenerVoice(RED: RED, node: Node, def: NodeDef, settings: Esp3
         live.servers.flatMap((entry): ServerSource[] => {
           const server = getServerNode(RED, entry.server);
           if (!server) {
-            node.warn(`esp32-listener live: mcp-server ${String(entry.server)} is not deployed; its tools are left out`);
+            node.warn(translator(RED, 'esp32-listener')('esp32-listener.errors.liveServerMissing', { id: String(entry.server) }));
             return [];
           }
           return [{ provider: server.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined }];
