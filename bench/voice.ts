@@ -1,6 +1,8 @@
 // bench/voice: how much latency and CPU does the voice path add?
 // One process, one run, loopback only: simulated xiaozhi devices (real Opus, real WebSocket) talk
-// to the voice engine, which answers through the fake Gemini set to answer after a fixed delay.
+// to the esp32-listener's WebSocket listener with its voice hub (the MCP handshake with each device
+// runs alongside, as in Node-RED), which answers through the fake Gemini set to answer after a
+// fixed delay.
 //   latency: from the device's end of speech (`listen stop`, push-to-talk) to its first received
 //     audio frame, pipeline mode (utterance WAV → Gemini TTS → paced Opus) and live mode (Live
 //     stream → audio back). Baseline: the same fake answering the bare SDK call (same delay), so
@@ -13,11 +15,11 @@ import { createGeminiClient } from '../src/gemini/client';
 import { synthesizeSpeech } from '../src/gemini/tts';
 import { LiveSession } from '../src/gemini/live-session';
 import { OpusDecoder, OpusEncoder, pcmFromBytes, type PcmAudio } from '../src/audio';
-import { Conversation } from '../src/voice/conversation';
-import { LiveBridge } from '../src/voice/live-bridge';
+import { VoiceHub, type VoiceHubOptions } from '../src/voice/voice-hub';
+import { WebSocketDeviceListener } from '../src/esp32/ws-listener';
 import { startFakeGemini, reply, ANSWER_PCM } from '../test/peers/fake-gemini';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice, DeviceMicrophone, speechSamples } from '../test/peers/xiaozhi-device';
-import { startWsVoiceServer } from '../test/voice/voice-harness';
+import type { SpeechSynthesizer } from '../src/voice/conversation';
 
 const KEY = 'bench-voice-key-0123456789';
 const DELAY = Number(process.env.BENCH_DELAY_MS ?? 300);
@@ -43,21 +45,17 @@ async function main() {
   }
 
   // Pipeline mode: utterance → TTS (fake, DELAY) → paced Opus.
-  const pipeline = await startWsVoiceServer((base) => {
-    const c = new Conversation({ ...base, tts: (text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] }) });
-    c.on('utterance', () => void c.speak('The kitchen light is on.'));
-    return c;
-  });
+  const tts: SpeechSynthesizer = (text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] });
+  const pipeline = await startVoiceListener(answering(tts));
   const pipelineTotals = await turns(pipeline.url, () => fake.script({ ...reply.audio(ANSWER_PCM), delayMs: DELAY }));
   await pipeline.close();
 
   // Live mode: device audio streamed to the fake Live API, answer after DELAY.
   const catalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
-  const live = await startWsVoiceServer((base) => {
-    const c = new Conversation({ ...base, collect: false });
-    new LiveBridge({ conversation: c, open: (events) => LiveSession.open({ client, catalog, executor: async () => ({ response: { output: 'ok' }, isError: false }), secrets: [KEY] }, events) });
-    return c;
-  });
+  const live = await startVoiceListener(() => ({
+    mode: 'live',
+    openLive: (_device, events) => LiveSession.open({ client, catalog, executor: async () => ({ response: { output: 'ok' }, isError: false }), secrets: [KEY] }, events),
+  }));
   const liveTotals = await turns(live.url, () => fake.live.script({ delayMs: DELAY }));
   await live.close();
 
@@ -73,6 +71,25 @@ async function main() {
   cpu();
   await load(fake, client);
   await fake.close();
+}
+
+/** The esp32-listener's WebSocket listener on a port of its own, with a voice hub on its audio seam. */
+async function startVoiceListener(options: (hub: () => VoiceHub) => VoiceHubOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const hub: VoiceHub = new VoiceHub(options(() => hub));
+  const listener = new WebSocketDeviceListener({ transport: 'websocket', port: 0, bind: '127.0.0.1', anonymous: true, audio: hub, path: '/xiaozhi/v1/', requestTimeoutMs: 10_000 });
+  await listener.start();
+  return {
+    url: `ws://127.0.0.1:${listener.port}/xiaozhi/v1/`,
+    async close() {
+      await hub.close();
+      await listener.close();
+    },
+  };
+}
+
+/** Flow mode answered as the example flow does: each utterance gets a spoken text (here without the agent). */
+function answering(tts: SpeechSynthesizer): (hub: () => VoiceHub) => VoiceHubOptions {
+  return (hub) => ({ mode: 'flow', onUtterance: (device) => void hub().conversation(device.id)?.speak('The kitchen light is on.', { tts }) });
 }
 
 /** TURNS conversations in a row: a fresh connection each (as the firmware does), push-to-talk. */
@@ -131,11 +148,7 @@ function cpu(): void {
 
 /** LOAD devices talking at the same moment (pipeline mode), everything in this one process. */
 async function load(fake: Awaited<ReturnType<typeof startFakeGemini>>, client: ReturnType<typeof createGeminiClient>): Promise<void> {
-  const server = await startWsVoiceServer((base) => {
-    const c = new Conversation({ ...base, tts: (text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] }) });
-    c.on('utterance', () => void c.speak('The kitchen light is on.'));
-    return c;
-  });
+  const server = await startVoiceListener(answering((text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] })));
   // Baseline under the same concurrency: LOAD bare SDK calls at once to the same fake.
   for (let i = 0; i < LOAD; i++) fake.script({ ...reply.audio(ANSWER_PCM), delayMs: DELAY });
   const t0 = performance.now();

@@ -1,7 +1,8 @@
 // `esp32-listener` config node: owns one device listener (WebSocket on Node-RED's server or its
 // own port, MQTT client, or the embedded MQTT gateway) for `esp32-mcp-in` nodes and `mcp-server`
 // nodes with transport "esp32". Settings are parsed and devices served in src/esp32; this adapter
-// wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route.
+// wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route, and
+// with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; lib/esp32-listener-voice).
 import { errorMessage } from '../src/errors';
 import { nodeEnvLookup } from './lib/node-env';
 import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
@@ -10,6 +11,7 @@ import type { Esp32ListenerSettings } from '../src/esp32/listener';
 import { registerAdminRoutes as registerEsp32AdminRoutes } from './lib/admin-routes';
 import { listenerStatus, type Esp32ListenerConfigNode } from './lib/esp32-listener-config';
 import { translator } from './lib/i18n';
+import { listenerVoice, type ListenerVoice } from './lib/esp32-listener-voice';
 import type { Node, NodeDef, RED } from './lib/red-types';
 
 export = function (RED: RED) {
@@ -19,13 +21,16 @@ export = function (RED: RED) {
     const node = this;
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;
+    let voice: ListenerVoice | undefined;
+    const env = nodeEnvLookup(RED, node);
     try {
-      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, nodeEnvLookup(RED, node));
+      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, env);
       if (settings.transport === 'websocket' && settings.port === undefined) {
         settings.httpServer = RED.server;
         settings.path = joinPath(RED.settings.httpNodeRoot, settings.path!);
       }
       settings.log = { debug: (m) => node.debug(m), warn: (m) => node.warn(m) };
+      voice = listenerVoice(RED, node, def, settings, env, () => devices);
     } catch (err) {
       // Never throw from a constructor: report once, and every user shows the red status.
       settings = new Error(errorMessage(err));
@@ -33,6 +38,7 @@ export = function (RED: RED) {
     }
     const devices = new SharedDeviceListener(name, settings);
     node.devices = devices;
+    node.voice = voice?.hub;
 
     const users = new Set<Node>();
     devices.on('change', () => {
@@ -50,7 +56,8 @@ export = function (RED: RED) {
     };
     node.on('close', (_removed: boolean, done: () => void) => {
       users.clear();
-      devices.close().then(done, done);
+      const finish = () => (voice ? voice.close() : Promise.resolve()).then(done, done);
+      devices.close().then(finish, finish);
     });
   }
 
@@ -60,6 +67,7 @@ export = function (RED: RED) {
       username: { type: 'text' },
       password: { type: 'password' },
       visionToken: { type: 'password' },
+      apiKey: { type: 'password' },
     },
   });
   registerEsp32AdminRoutes(RED);

@@ -1,5 +1,6 @@
 // `esp32-mcp-in`: emits what happens on an `esp32-listener` (devices connecting, their tools,
-// notifications, other device messages, disconnections), optionally filtered by topic. The
+// notifications, other device messages, utterances, Live transcripts and tool calls (SPEC §9),
+// disconnections), optionally filtered by topic. The
 // listener config node owns the devices; this node is one of its users.
 import { guardNode } from './lib/secret-gate';
 import type { DeviceEvent } from '../src/esp32/device-session';
@@ -25,7 +26,9 @@ export = function (RED: RED) {
     const onEvent = (e: DeviceEvent) => {
       if (wanted.size && !wanted.has(e.topic)) return;
       // A copy: flows may change the message, and the tool list is also the routing cache.
-      node.send({ topic: e.topic, device: { ...e.device }, payload: structuredClone(e.payload) });
+      // (structuredClone would turn an utterance's WAV Buffer into a plain Uint8Array.)
+      const payload = Buffer.isBuffer(e.payload) ? Buffer.from(e.payload) : structuredClone(e.payload);
+      node.send({ topic: e.topic, device: { ...e.device }, payload, ...(e.wakeWord ? { wakeWord: e.wakeWord } : {}) });
     };
     listenerNode.devices.on('event', onEvent);
     void listenerNode.register(node);

@@ -3,10 +3,13 @@
 // for its first user and closes after its last; every registered user shows the listener's status.
 import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/shared-listener';
 import { translator } from './i18n';
+import type { VoiceListener } from '../../src/voice/voice-listener';
 import type { Node, NodeStatus, RED } from './red-types';
 
 export interface Esp32ListenerConfigNode extends Node {
   devices: SharedDeviceListener;
+  /** The voice side (SPEC §9) when `voice` is not "off": esp32-say speaks through it. */
+  voice?: VoiceListener;
   register(user: Node): Promise<void>;
   deregister(user: Node): Promise<void>;
 }

@@ -34,12 +34,14 @@ export interface DeviceInfo {
   serverInfo?: ServerInfo;
 }
 
-export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected';
+export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected' | 'utterance' | 'transcript' | 'tool_call';
 
 export interface DeviceEvent {
   topic: DeviceEventTopic;
   device: DeviceInfo;
   payload: unknown;
+  /** utterance: the wake word the device detected before it listened */
+  wakeWord?: string;
 }
 
 export interface Logger {
@@ -61,6 +63,8 @@ export interface SessionOptions {
   wireProtocolVersion?: string;
   /** WebSocket: close a connection that sends no hello within this time (default 10 s). */
   helloTimeoutMs?: number;
+  /** WebSocket: fields to merge into the hello answer (the audio channel's `audio_params`). */
+  onHello?: (hello: DeviceFrame) => object | undefined;
   log?: Logger;
 }
 
@@ -229,7 +233,8 @@ export class DeviceSession extends EventEmitter {
     clearTimeout(this.helloTimer);
     // The device waits 10 s for this and dereferences `transport` without a null check.
     const audio = frame.audio_params && typeof frame.audio_params === 'object' ? frame.audio_params : DEFAULT_AUDIO_PARAMS;
-    this.opts.link.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: this.sessionId, audio_params: audio }));
+    const voice = this.opts.onHello?.(frame);
+    this.opts.link.send(JSON.stringify({ type: 'hello', transport: 'websocket', session_id: this.sessionId, audio_params: audio, ...voice }));
     const features = frame.features as { mcp?: unknown } | undefined;
     if (features?.mcp === true) {
       this.handshake().catch(() => undefined);

@@ -32,8 +32,10 @@ export interface Esp32ListenerSettings {
   publishTopic?: string;
   deviceTopic?: string;
   vision?: { url: string; token?: string };
-  /** What happens to device audio; only "off" (audio frames skipped) is served so far. */
+  /** What happens to device audio (SPEC §7); the channels themselves come with `audio`. */
   voice?: VoiceMode;
+  /** The voice side (src/voice's VoiceHub) when `voice` is not "off"; absent: audio is skipped. */
+  audio?: AudioChannels;
   /** Timeout of the handshake requests (initialize, tools/list pages); default 30 s. */
   requestTimeoutMs?: number;
   /** websocket: close connections that send no hello within this time; default 10 s. */
@@ -44,6 +46,40 @@ export interface Esp32ListenerSettings {
    */
   heartbeatMs?: number;
   log?: Logger;
+}
+
+/** The device a listener opens an audio channel for. */
+export interface AudioDevice {
+  id: string;
+  transport: string;
+  /** the session id of our hello answer */
+  sessionId?: string;
+  /** `audio_params` of the device's hello */
+  audioParams?: Record<string, unknown>;
+}
+
+/** One device's open audio channel, as a transport sees it. */
+export interface AudioChannel {
+  /** Fields merged into the hello answer (`audio_params`, and `udp` for MQTT). */
+  readonly hello: object;
+  /** A device JSON message (listen, abort, …). */
+  handleJson(message: unknown): boolean;
+  /** A WebSocket binary frame. */
+  handleBinary(frame: Buffer): void;
+  close(): void;
+}
+
+/**
+ * The seam to the voice engine (src/voice sits above src/esp32, so the listeners only know this
+ * shape): a WebSocket device's hello opens a channel on the same connection; an MQTT device's hello
+ * with `transport:"udp"` opens a UDP session whose key and nonce go into the hello answer.
+ */
+export interface AudioChannels {
+  openWebSocket(device: AudioDevice, version: unknown, send: { json(m: Record<string, unknown>): void; binary(b: Buffer): void }): AudioChannel;
+  /** `host`: the address the device reaches us at; `deviceAddress`: the only source UDP is accepted from. */
+  openUdp(device: AudioDevice, host: string, sendJson: (m: Record<string, unknown>) => void, deviceAddress?: string): Promise<AudioChannel>;
+  /** The listener closed: end every channel and the UDP socket (the hub can open them again). */
+  release(): Promise<void>;
 }
 
 export interface Esp32Listener {

@@ -4,7 +4,8 @@
 // writes to `devices/p2p/<mac_>` on that connection directly, with no subscription involved.
 // MCP starts right after CONNECT, as the gateway does: it works while the device is idle.
 // Admission follows device-gate.ts: the MQTT password is the device's token, and a refusal is a
-// CONNACK "not authorized" (5).
+// CONNACK "not authorized" (5). With voice on, a device's UDP hello opens its audio channel
+// (mqtt-audio.ts); TCP_NODELAY keeps `stt` and `tts start` from waiting for a delayed ACK.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { DeviceRegistry } from './device-registry';
@@ -12,6 +13,7 @@ import { DeviceSession } from './device-session';
 import { DeviceGate } from './device-gate';
 import { deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device-id';
 import { IdAllocator } from './rpc-client';
+import { MqttAudioRouter } from './mqtt-audio';
 import {
   DEFAULT_BIND,
   DEFAULT_DEVICE_TOPIC,
@@ -23,6 +25,8 @@ import {
 } from './listener';
 
 // aedes 1.x is an ES module; loading it with import() keeps this CommonJS build working on every Node 20.
+const MAX_EARLY_MESSAGES = 16;
+
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
 
 export class MqttGatewayListener implements Esp32Listener {
@@ -38,11 +42,15 @@ export class MqttGatewayListener implements Esp32Listener {
   readonly gate: DeviceGate;
   /** Clients that proved themselves with a token (only they may replace a connected device). */
   private readonly authenticated = new WeakSet<Client>();
+  private readonly audio?: MqttAudioRouter<Client>;
+  /** Messages of clients that published before aedes called them ready. */
+  private readonly early = new Map<Client, string[]>();
 
   constructor(private readonly settings: Esp32ListenerSettings) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
     this.gate = new DeviceGate(settings);
+    if (settings.audio) this.audio = new MqttAudioRouter(settings.audio, settings.log);
   }
 
   /** The bound port (useful when started on port 0). */
@@ -58,11 +66,19 @@ export class MqttGatewayListener implements Esp32Listener {
     broker.on('clientReady', (client) => this.onClient(client));
     broker.on('clientDisconnect', (client) => this.onGone(client));
     broker.on('publish', (packet, client) => {
-      const session = client && this.sessions.get(client);
-      if (!session || this.fromDevice.match(packet.topic) === undefined) return;
-      session.handleText(packet.payload.toString());
+      if (!client || this.fromDevice.match(packet.topic) === undefined) return;
+      const text = packet.payload.toString();
+      if (this.sessions.has(client)) return this.fromClient(client, text);
+      // aedes emits clientReady only after CONNACK has gone out and its queue is flushed, so a device
+      // that says hello right after CONNACK can publish first: keep a few messages until it is ready.
+      const early = this.early.get(client) ?? [];
+      if (early.length < MAX_EARLY_MESSAGES) early.push(text);
+      this.early.set(client, early);
     });
     const server = createServer((socket) => {
+      // Without it Nagle holds the second of two quick publishes (stt, tts start) for the device's
+      // delayed ACK (~40 ms), and the device meets audio before it entered its Speaking state.
+      socket.setNoDelay(true);
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       broker.handle(socket);
@@ -78,6 +94,7 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   async close(): Promise<void> {
+    this.audio?.closeAll();
     for (const client of this.sessions.keys()) client.close();
     for (const s of this.sockets) s.destroy();
     await Promise.all([
@@ -102,9 +119,10 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   private onClient(client: Client): void {
+    const early = this.early.get(client) ?? [];
+    this.early.delete(client);
     const deviceId = deviceIdFromMqttClientId(client.id);
     if (!deviceId) return;
-    const topic = deviceTopicFor(this.deviceTopic, deviceId);
     const session = new DeviceSession({
       id: deviceId,
       clientId: client.id,
@@ -114,7 +132,7 @@ export class MqttGatewayListener implements Esp32Listener {
       vision: this.settings.vision,
       log: this.settings.log,
       link: {
-        send: (text) => client.publish({ cmd: 'publish', topic, payload: Buffer.from(text), qos: 0, retain: false, dup: false }, () => undefined),
+        send: (text) => this.publishTo(client, deviceId, text),
         close: () => client.close(),
       },
     });
@@ -126,9 +144,26 @@ export class MqttGatewayListener implements Esp32Listener {
     }
     this.sessions.set(client, session);
     session.start().catch(() => undefined);
+    for (const text of early) this.fromClient(client, text);
+  }
+
+  private fromClient(client: Client, text: string): void {
+    const session = this.sessions.get(client);
+    if (!session) return;
+    session.handleText(text);
+    const conn = (client as unknown as { conn?: Socket }).conn;
+    this.audio?.handleText(client, { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress }, text);
+  }
+
+  /** Writes to the device's topic on its own connection (stock firmware never subscribes). */
+  private publishTo(client: Client, deviceId: string, message: string | Record<string, unknown>): void {
+    const payload = Buffer.from(typeof message === 'string' ? message : JSON.stringify(message));
+    client.publish({ cmd: 'publish', topic: deviceTopicFor(this.deviceTopic, deviceId), payload, qos: 0, retain: false, dup: false }, () => undefined);
   }
 
   private onGone(client: Client): void {
+    this.early.delete(client);
+    this.audio?.close(client);
     const session = this.sessions.get(client);
     if (!session) return;
     this.sessions.delete(client);

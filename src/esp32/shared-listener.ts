@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { DeviceGate } from './device-gate';
-import type { DeviceEvent } from './device-session';
+import type { DeviceEvent, DeviceEventTopic, DeviceInfo } from './device-session';
 import type { Esp32Listener, Esp32ListenerSettings } from './listener';
 import { MqttClientListener } from './mqtt-client-listener';
 import { MqttGatewayListener } from './mqtt-gateway-listener';
@@ -94,6 +94,17 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     return this.queue;
   }
 
+  /**
+   * An event of a device's voice conversation (utterance, transcript, tool_call) to every user, with
+   * the device as its MCP session describes it (the audio channel knows only its id).
+   */
+  publishVoiceEvent(topic: DeviceEventTopic, device: { id: string; sessionId?: string }, payload: unknown, wakeWord?: string): void {
+    const session = this.active?.registry.get(device.id);
+    const transport = this.settings instanceof Error ? 'websocket' : this.settings.transport;
+    const info: DeviceInfo = session?.info() ?? { id: device.id, sessionId: device.sessionId ?? '', transport };
+    this.emit('event', { topic, device: info, payload, ...(wakeWord ? { wakeWord } : {}) } satisfies DeviceEvent);
+  }
+
   status(): ListenerStatus {
     if (this.settings instanceof Error) return { kind: 'failed', reason: this.settings.message };
     if (this.failure) return { kind: 'failed', reason: this.failure };
@@ -143,6 +154,7 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     listener.registry.off('event', this.forwardEvent);
     listener.registry.off('change', this.forwardChange);
     if (this.active === listener) this.active = undefined;
+    if (!(this.settings instanceof Error)) await this.settings.audio?.release().catch(() => undefined);
     await listener.close().catch((err: unknown) => this.settings instanceof Error || this.settings.log?.warn(`esp32-listener ${this.name}: ${errorMessage(err)}`));
   }
 }

@@ -4,17 +4,18 @@
 // through). The firmware's handshake headers (Authorization, Protocol-Version, Device-Id,
 // Client-Id) are also read from query parameters, as xiaozhi-esp32-server does for browser
 // clients. Admission follows device-gate.ts. Frames over 1 MiB close the socket with 1009 (ws's
-// maxPayload); binary frames are audio and skipped (voice "off").
+// maxPayload). Binary frames are audio: with voice on, the device hello opens an audio channel
+// (settings.audio) on the same connection and frames go to it; with voice "off" they are skipped.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { DeviceGate } from './device-gate';
 import { DeviceRegistry } from './device-registry';
-import { DeviceSession } from './device-session';
+import { DeviceSession, type DeviceEvent } from './device-session';
 import { normalizeDeviceId } from './device-id';
 import { IdAllocator } from './rpc-client';
 import { bearerToken } from './token-check';
-import { DEFAULT_BIND, DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import { DEFAULT_BIND, DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type AudioChannel, type Esp32Listener, type Esp32ListenerSettings } from './listener';
 
 /** Paths taken on a shared HTTP server, so two listeners never answer the same upgrade. */
 const claimedPaths = new WeakMap<Server, Set<string>>();
@@ -163,12 +164,23 @@ export class WebSocketDeviceListener implements Esp32Listener {
       setTimeout(() => ws.terminate(), 200).unref();
       return;
     }
-    const session = new DeviceSession({
+    let channel: AudioChannel | undefined;
+    const audio = this.settings.audio;
+    const session: DeviceSession = new DeviceSession({
       id: deviceId,
       clientId,
       transport: 'websocket',
       wireProtocolVersion,
       helloTimeoutMs: this.settings.helloTimeoutMs,
+      onHello: audio
+        ? (hello) => {
+            channel = audio.openWebSocket({ id: deviceId, transport: 'websocket', sessionId: session.sessionId, audioParams: objectOrUndefined(hello.audio_params) }, wireProtocolVersion ?? hello.version, {
+              json: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)),
+              binary: (b) => ws.readyState === ws.OPEN && ws.send(b, { binary: true }),
+            });
+            return channel.hello;
+          }
+        : undefined,
       ids: this.ids,
       requestTimeoutMs: this.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       vision: this.settings.vision,
@@ -182,13 +194,19 @@ export class WebSocketDeviceListener implements Esp32Listener {
         },
       },
     });
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return; // audio (voice "off")
+    ws.on('message', (data: Buffer, isBinary) => {
+      // Audio before the hello (or with voice "off") has no channel and is dropped.
+      if (isBinary) return void channel?.handleBinary(data);
       session.handleText(data.toString());
     });
+    // listen / abort reach the conversation; the flow still sees them as `message` events.
+    session.on('event', (e: DeviceEvent) => e.topic === 'message' && channel?.handleJson(e.payload));
     ws.on('pong', () => this.awaitingPong.delete(ws));
     ws.on('error', (err) => this.settings.log?.debug(`esp32 ${deviceId}: ${err.message}`));
-    ws.on('close', (code, reason) => session.handleClosed(code, reason.toString()));
+    ws.on('close', (code, reason) => {
+      channel?.close();
+      session.handleClosed(code, reason.toString());
+    });
     this.registry.add(session, authenticated);
   }
 
@@ -198,6 +216,10 @@ export class WebSocketDeviceListener implements Esp32Listener {
     const who = deviceId ? ` from ${normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40)}` : '';
     this.settings.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
   }
+}
+
+export function objectOrUndefined(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function normalizePath(p: string): string {

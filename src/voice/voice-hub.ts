@@ -11,6 +11,7 @@ import { LiveBridge, type LiveBridgeEvent } from './live-bridge';
 import { UdpAudioServer, type UdpHelloPart } from './udp-audio-server';
 import type { Utterance } from './conversation';
 import type { VoiceListener } from './voice-listener';
+import type { AudioChannels } from '../esp32/listener';
 import type { LiveEvents, LiveSession } from '../gemini/live-session';
 
 export type VoiceMode = 'off' | 'flow' | 'live';
@@ -51,7 +52,7 @@ export interface HubStats {
   badFrames: number;
 }
 
-export class VoiceHub implements VoiceListener {
+export class VoiceHub implements VoiceListener, AudioChannels {
   readonly stats: HubStats = { badFrames: 0 };
   private readonly channels = new Map<string, VoiceChannel>();
   private udp: Promise<UdpAudioServer> | undefined;
@@ -112,12 +113,17 @@ export class VoiceHub implements VoiceListener {
     return this.register(device.id, channel);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  /** The listener closed (its last user went): every channel ends and the UDP socket is let go; a later hello opens them again. */
+  async release(): Promise<void> {
     for (const c of [...this.channels.values()]) c.close();
     const udp = this.udp;
     this.udp = undefined;
     if (udp) await (await udp.catch(() => undefined))?.close();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.release();
   }
 
   /**

@@ -41,7 +41,7 @@ export function voiceOf(listenerNode: unknown): VoiceListener {
   const voice = (listenerNode as { voice?: VoiceListener } | undefined)?.voice;
   if (!listenerNode) throw new McpNodeError('esp32-say: no esp32-listener is selected: choose the listener the device connects to', 'no listener', 'SAY_NO_LISTENER');
   if (!voice || typeof voice.conversation !== 'function') {
-    throw new McpNodeError('esp32-say: this listener has no voice channel: update the esp32-listener node', 'no voice', 'SAY_NO_VOICE');
+    throw new McpNodeError('esp32-say: the listener\'s voice setting is "off": set it to "flow" to speak from the flow', 'voice off', 'SAY_NO_VOICE');
   }
   if (voice.voiceMode !== 'flow') {
     throw new McpNodeError(`esp32-say: the listener's voice setting is "${voice.voiceMode}": set it to "flow" to speak from the flow`, 'voice not flow', 'SAY_VOICE_OFF');

@@ -16,7 +16,7 @@ import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-ass
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
 const screenshotDir = screenshotFolder('editor');
-const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in', 'esp32-listener'];
+const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in', 'esp32-listener', 'esp32-say'];
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -358,6 +358,10 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator('#esp32-listener-devices').waitFor();
     await page.waitForFunction(() => /Deploy the listener/.test($('#esp32-listener-devices').text()));
     assert.ok(await page.locator('#node-config-input-tokens').isVisible(), 'websocket shows the Tokens field');
+    assert.ok(!(await page.locator('#esp32-listener-live-model').isVisible()), 'voice off hides the Live settings');
+    await page.locator('#node-config-input-voice').selectOption('live');
+    await page.locator('#esp32-listener-live-model').waitFor({ state: 'visible' });
+    await page.locator('#esp32-listener-live-servers input[type=checkbox]').first().waitFor({ state: 'visible' });
     await shot('esp32-listener-dialog');
     await page.locator('#node-config-dialog-cancel').click();
     await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });

@@ -1,83 +1,116 @@
-// examples/talk-to-your-home.json and examples/live-voice.json end to end in a real Node-RED: the
-// simulated xiaozhi device speaks (real Opus), hears the answer (its speaker judges it), and the
-// Home Assistant stand-in sees the tool call. Both flows need the esp32-listener config node
-// (SPEC §7), which is built on another branch: until it is merged the flows wait in
-// test/examples/voice-flows/ (examples/ must only hold flows whose nodes exist: `npm start` deploys
-// them all) and these specs are skipped. Integration: move them to examples/.
+// examples/esp32-voice-talk-to-your-home.json and examples/esp32-voice-live.json end to end in a
+// real Node-RED: the simulated xiaozhi device speaks (real Opus), hears the answer (its speaker
+// judges it), and the Home Assistant stand-in sees the tool call. Each flow runs as shipped
+// (WebSocket on Node-RED's own port) and with its listener switched to the MQTT gateway, where the
+// device asks for the UDP audio channel in its hello as the firmware does.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { reply, ANSWER_PCM } from '../peers/fake-gemini';
-import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
+import { freePort } from '../peers/free-port';
+import { readExample, startNodeRed, assertCleanDeploy, type FlowNode, type NodeRedProcess } from './node-red-process';
 import { startServicePeers, type ServicePeers } from './service-peers';
 
-const hasListener = existsSync(join(__dirname, '../../nodes/esp32-listener.ts')) && existsSync(join(__dirname, '../../examples/live-voice.json'));
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
+type Transport = 'websocket' | 'mqtt-gateway';
 
-async function dialIn(nr: NodeRedProcess, path: string, deviceId: string): Promise<{ device: XiaozhiWsDevice; voice: DeviceVoice }> {
-  const url = `${nr.url.replace('http', 'ws')}${path}`;
+/** The example as shipped, or with its listener on an MQTT gateway at `port` (voice over UDP). */
+function exampleOn(name: string, transport: Transport, port: number): FlowNode[] {
+  const flow = readExample(name);
+  if (transport === 'websocket') return flow;
+  return flow.map((n) => (n.type === 'esp32-listener' ? { ...n, transport: 'mqtt-gateway', port: String(port), bind: '127.0.0.1' } : n));
+}
+
+/** The device dials in (retried briefly: the listener opens once the flow has started) and gets its voice. */
+async function dialIn(nr: NodeRedProcess, transport: Transport, where: string | number, deviceId: string, closers: Array<() => unknown>): Promise<DeviceVoice> {
   for (let attempt = 0; ; attempt++) {
+    const before = closers.length;
     try {
-      const device = await XiaozhiWsDevice.connect({ url, deviceId, fixture: lichuangDev() });
-      return { device, voice: await DeviceVoice.overWebSocket(device) };
+      if (transport === 'websocket') {
+        const device = await XiaozhiWsDevice.connect({ url: `${nr.url.replace('http', 'ws')}${where}`, deviceId, fixture: lichuangDev() });
+        closers.push(() => device.close());
+        return await DeviceVoice.overWebSocket(device);
+      }
+      const device = await XiaozhiMqttDevice.connect({ brokerUrl: `mqtt://127.0.0.1:${where}`, deviceId, mode: 'stock', fixture: lichuangDev() });
+      closers.push(() => device.end());
+      const voice = await DeviceVoice.overMqtt(device);
+      closers.push(() => voice.udp.close());
+      return voice;
     } catch (err) {
+      // A failed attempt must not keep holding the device id (the listener would refuse the next).
+      for (const c of closers.splice(before)) await c();
       if (attempt > 20) throw err;
       await new Promise((r) => setTimeout(r, 250));
     }
   }
 }
 
-(hasListener ? describe : describe.skip)('examples: voice', function () {
+describe('examples: voice', function () {
   this.timeout(120_000);
   let peers: ServicePeers;
   let nr: NodeRedProcess;
-  const devices: XiaozhiWsDevice[] = [];
+  const closers: Array<() => unknown> = [];
   before(async () => {
     peers = await startServicePeers();
     nr = await startNodeRed({ env: peers.env });
   });
+  afterEach(async () => {
+    for (const c of closers.splice(0)) await c();
+    nr.debug.clear();
+  });
   after(async () => {
-    for (const d of devices) d.close();
     await nr?.stop();
     await peers?.close();
   });
 
-  it('talk-to-your-home: the utterance goes to Gemini as WAV, Home Assistant acts, the device hears the answer', async () => {
-    const flow = readExample('talk-to-your-home');
-    await nr.deploy(flow);
-    await assertCleanDeploy(nr, flow);
-    peers.gemini.script(reply.call('HassTurnOn', { name: 'Kitchen Light' }), reply.text('The kitchen light is on.'), reply.audio(ANSWER_PCM));
-    const { device, voice } = await dialIn(nr, '/xiaozhi/voice/', 'aa:00:00:00:00:01');
-    devices.push(device);
-    const stopped = voice.speaker.nextStop();
-    await voice.say({ mode: 'manual', realTime: true });
-    await stopped;
-    const first = peers.gemini.requests[0].body.contents[0].parts[0];
-    assert.equal(first.inlineData.mimeType, 'audio/wav');
-    assert.ok(peers.ha.requests.some((r) => r.rpcMethod === 'tools/call' && (r.json as any).params.name === 'HassTurnOn'));
-    assert.deepEqual(voice.speaker.report.sentences, ['The kitchen light is on.']);
-    assert.ok(Math.abs(voice.speaker.report.playedMs - ANSWER_MS) <= 60);
-    const played = await nr.debug.next('tth-debug-played');
-    assert.equal(played.value.aborted, false);
-    assert.deepEqual(nr.debug.errors(), []);
-  });
+  for (const transport of ['websocket', 'mqtt-gateway'] as const) {
+    it(`esp32-voice-talk-to-your-home (${transport}): the utterance goes to Gemini as WAV, Home Assistant acts, the device hears the answer`, async () => {
+      const port = await freePort();
+      const flow = exampleOn('esp32-voice-talk-to-your-home', transport, port);
+      await nr.deploy(flow);
+      await assertCleanDeploy(nr, flow);
+      peers.gemini.script(reply.call('HassTurnOn', { name: 'Kitchen Light' }), reply.text('The kitchen light is on.'), reply.audio(ANSWER_PCM));
+      const firstRequest = peers.gemini.requests.length;
+      const haCalls = () => peers.ha.requests.filter((r) => r.rpcMethod === 'tools/call' && (r.json as any).params.name === 'HassTurnOn').length;
+      const callsBefore = haCalls();
+      const voice = await dialIn(nr, transport, transport === 'websocket' ? '/xiaozhi/voice/' : port, 'aa:00:00:00:00:01', closers);
+      const stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'manual', realTime: true });
+      await stopped;
+      const first = peers.gemini.requests[firstRequest].body.contents[0].parts[0];
+      assert.equal(first.inlineData.mimeType, 'audio/wav');
+      assert.equal(haCalls(), callsBefore + 1, 'Home Assistant was called once');
+      const answer = await nr.debug.next('tth-debug-answer');
+      assert.equal(answer.value, 'The kitchen light is on.');
+      assert.deepEqual(voice.speaker.report.sentences, ['The kitchen light is on.']);
+      assert.ok(Math.abs(voice.speaker.report.playedMs - ANSWER_MS) <= 60, `played ${voice.speaker.report.playedMs} of ${ANSWER_MS} ms`);
+      assert.equal(voice.speaker.report.outsideSpeaking + voice.speaker.report.overflows, 0);
+      const played = await nr.debug.next('tth-debug-played');
+      assert.equal(played.value.aborted, false);
+      assert.deepEqual(nr.debug.errors(), []);
+    });
 
-  it('live-voice: the device talks to Gemini Live, the tool call and transcripts show up as messages', async () => {
-    const flow = readExample('live-voice');
-    await nr.deploy(flow);
-    await assertCleanDeploy(nr, flow);
-    peers.gemini.live.script({ transcript: 'Turn on the kitchen light, please.', calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }], text: 'The kitchen light is on.' });
-    const { device, voice } = await dialIn(nr, '/xiaozhi/live/', 'aa:00:00:00:00:02');
-    devices.push(device);
-    const stopped = voice.speaker.nextStop();
-    await voice.say({ mode: 'auto', realTime: true, trailingSilenceMs: 900 });
-    await stopped;
-    const call = await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'tool_call');
-    assert.equal(call.value.payload.name, 'HassTurnOn');
-    await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'transcript');
-    assert.ok(Math.abs(voice.speaker.report.playedMs - ANSWER_MS) <= 60);
-    assert.deepEqual(peers.gemini.live.sessions[0].violations, []);
-    assert.deepEqual(nr.debug.errors(), []);
-  });
+    it(`esp32-voice-live (${transport}): the device talks to Gemini Live, the tool call and transcripts show up as messages`, async () => {
+      const port = await freePort();
+      const flow = exampleOn('esp32-voice-live', transport, port);
+      await nr.deploy(flow);
+      await assertCleanDeploy(nr, flow);
+      peers.gemini.live.script({ transcript: 'Turn on the kitchen light, please.', calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }], text: 'The kitchen light is on.' });
+      const firstSession = peers.gemini.live.sessions.length;
+      const voice = await dialIn(nr, transport, transport === 'websocket' ? '/xiaozhi/live/' : port, 'aa:00:00:00:00:02', closers);
+      const stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'auto', realTime: true, trailingSilenceMs: 900 });
+      await stopped;
+      const call = await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'tool_call');
+      assert.equal(call.value.payload.name, 'HassTurnOn');
+      assert.equal(call.value.payload.server, 'Home Assistant');
+      assert.equal(call.value.payload.isError, false);
+      assert.equal(call.value.device.id, 'aa:00:00:00:00:02');
+      const heard = await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'transcript' && m.value.payload.role === 'user');
+      assert.equal(heard.value.payload.text, 'Turn on the kitchen light, please.');
+      assert.ok(Math.abs(voice.speaker.report.playedMs - ANSWER_MS) <= 60, `played ${voice.speaker.report.playedMs} of ${ANSWER_MS} ms`);
+      assert.equal(voice.speaker.report.outsideSpeaking + voice.speaker.report.overflows, 0);
+      assert.deepEqual(peers.gemini.live.sessions[firstSession].violations, []);
+      assert.deepEqual(nr.debug.errors(), []);
+    });
+  }
 });

@@ -1,9 +1,8 @@
-// A stand-in for the esp32-listener's voice wiring (which is being rewritten elsewhere), built only
-// from the voice engine: it answers the device hello with downlink audio_params, creates one
+// Engine-level servers for the voice specs, built only from the voice engine (the real listener
+// wiring is src/esp32/ws-listener.ts and mqtt-audio.ts, tested in listener-node.test.ts): it answers the device hello with downlink audio_params, creates one
 // Conversation per audio channel and moves frames between the transport and the conversation.
 // Over WebSocket: binary frames in the device's protocol version. Over MQTT: an in-process aedes
-// broker (the device subscribes to its topic) plus the UDP audio server. The listener integration
-// does exactly this inside its connection handlers.
+// broker (the device subscribes to its topic) plus the UDP audio server.
 import { parseJsonOrUndefined } from '../peers/parse-json';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
