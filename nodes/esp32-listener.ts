@@ -8,7 +8,7 @@ import { nodeEnvLookup } from './lib/node-env';
 import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../src/esp32/shared-listener';
 import type { Esp32ListenerSettings } from '../src/esp32/listener';
-import { registerAdminRoutes as registerEsp32AdminRoutes } from './lib/admin-routes';
+import { registerAdminRoutes } from './lib/admin-routes';
 import { listenerStatus, type Esp32ListenerConfigNode } from './lib/esp32-listener-config';
 import { translator } from './lib/i18n';
 import { listenerVoice, type ListenerVoice } from './lib/esp32-listener-voice';
@@ -70,7 +70,7 @@ export = function (RED: RED) {
       apiKey: { type: 'password' },
     },
   });
-  registerEsp32AdminRoutes(RED);
+  registerAdminRoutes(RED);
 };
 
 function joinPath(root: unknown, path: string): string {
