@@ -1,6 +1,6 @@
 // An `mcp-tool-in` node's settings turned into a tool definition, checked: the name pattern of
 // SPEC §8, schemas that compile, annotations limited to the four hints. Throws with what to fix.
-import { compileArgumentCheck, type ArgumentCheck } from './argument-validator';
+import { compileArgumentCheck, type ArgumentCheck } from '../schema/json-schema-dialect';
 import type { Tool } from './types';
 
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
