@@ -2,6 +2,7 @@
 // a deep copy with same-document `$ref`s inlined, vendor `x-*` keys and the root `$schema` dropped and
 // an object root with `properties`. Everything else is kept as written: these targets take JSON Schema.
 import { childPath, indexPath } from './json-path';
+import { resolvePointer } from './json-pointer';
 import { shapeKeyword, shapeSchemaSlot } from './keyword-shapes';
 import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
@@ -36,24 +37,6 @@ export interface CleanResult {
   schema: JsonObject;
   /** True when a recursive reference had to be cut. */
   recursive: boolean;
-}
-
-function decodePointerToken(token: string): string {
-  return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Resolves "#", "#/$defs/x", "#/properties/a/items" against the document root. */
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const token = decodePointerToken(raw);
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
-    else return undefined;
-  }
-  return node;
 }
 
 function simpleType(schema: unknown): string | undefined {
