@@ -7,6 +7,7 @@ import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
 import { statusWriter } from './node-status';
 import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
+import { shorten } from '../../src/text';
 
 export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
 
@@ -36,8 +37,7 @@ export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, op
 
 export function shortStatus(err: Error): string {
   if (err instanceof McpNodeError) return err.status;
-  const m = err.message;
-  return m.length > 40 ? m.slice(0, 37) + '...' : m;
+  return shorten(err.message, 40);
 }
 
 /** Promise form of RED.util.evaluateNodeProperty (the callback form also covers async context stores). */

@@ -2,6 +2,7 @@
 // ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
 import { SdkError, SdkHttpError } from './sdk';
+import { shorten } from '../text';
 
 export function httpStatusOf(err: unknown): number | undefined {
   if (err instanceof SdkHttpError) return err.status;
@@ -43,7 +44,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: ${text} (check the access token)`, text, 'UNAUTHORIZED', { status });
   }
   if (status !== undefined) {
-    return new McpNodeError(`${where}: HTTP ${status} ${clip(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
+    return new McpNodeError(`${where}: HTTP ${status} ${shorten(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
   }
   if (isTimeout(err)) {
     return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
@@ -56,7 +57,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     const said = [errorMessage(err), causeMessage(err)].filter((m) => m && m !== code && !m.includes(code)).join(': ');
     return new McpNodeError(`${where}: ${code}${said ? ` (${said})` : ''}${ADVICE[code] ? `: ${ADVICE[code]}` : ''}`, code, code, { cause: code });
   }
-  return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err)), 'CONNECTION_ERROR');
+  return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err), 32), 'CONNECTION_ERROR');
 }
 
 const REACH = 'the host cannot be reached: check the network and the URL';
@@ -82,10 +83,3 @@ function causeMessage(err: unknown): string {
   return e && e !== err ? errorMessage(e) : '';
 }
 
-function clip(s: string, max: number): string {
-  return s.length > max ? s.slice(0, max) + '…' : s;
-}
-
-function shorten(s: string): string {
-  return s.length > 32 ? s.slice(0, 29) + '...' : s;
-}
