@@ -47,11 +47,4 @@ export function evaluateProperty(RED: RED, node: Node, value: unknown, type: str
   });
 }
 
-export { numberSetting } from '../../src/settings-values';
-
-/** Multi-line settings (include/exclude/expected/tokens/allow): one entry per non-blank line. */
-export function lines(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  if (typeof value !== 'string') return [];
-  return value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-}
+export { lines, numberSetting } from '../../src/settings-values';
