@@ -70,7 +70,7 @@ export class HttpServing {
     if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
-    const request = await toWebRequest(req, signal);
+    const request = await toWebRequest(req, { signal });
     const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
