@@ -51,10 +51,6 @@ export class DeviceRpcClient {
     private readonly label: string,
   ) {}
 
-  get pendingCount(): number {
-    return this.pending.size;
-  }
-
   owns(id: unknown): boolean {
     return typeof id === 'number' && this.pending.has(id);
   }

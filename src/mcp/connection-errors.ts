@@ -31,7 +31,7 @@ export function isConnectionLost(err: unknown): boolean {
   return /fetch failed|socket hang up|other side closed|terminated/i.test(errorMessage(err));
 }
 
-export function isTimeout(err: unknown): boolean {
+function isTimeout(err: unknown): boolean {
   return (err instanceof SdkError && err.code === 'REQUEST_TIMEOUT') || /timed out/i.test(errorMessage(err));
 }
 

@@ -9,8 +9,7 @@ export {
   ProtocolError,
   ReadBuffer,
   serializeMessage,
-  LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
-export type { JSONRPCMessage, Transport, Tool, CallToolResult, ListToolsResult, Implementation } from '@modelcontextprotocol/client';
+export type { JSONRPCMessage, Transport, Tool, CallToolResult, Implementation } from '@modelcontextprotocol/client';
 export { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';

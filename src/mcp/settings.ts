@@ -107,7 +107,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
 }
 
 /** Reads the `secrets` credential; a malformed one names itself without echoing its content. */
-export function secretEntriesOf(v: unknown, env: EnvLookup = processEnvLookup): SecretEntries {
+function secretEntriesOf(v: unknown, env: EnvLookup = processEnvLookup): SecretEntries {
   let parsed: unknown = v;
   if (typeof v === 'string') {
     if (v.trim() === '') return {};

@@ -24,7 +24,6 @@ interface Walk {
   warn: Warn;
   /** References being expanded on the current branch, to cut recursion. */
   refStack: string[];
-  recursive: boolean;
   /** Schemas inlined so far: a budget against exponential blow-up of shared definitions. */
   inlined: number;
   /** Nesting depth of the schema being cleaned. */
@@ -35,8 +34,6 @@ const MAX_INLINED = 5000;
 
 export interface CleanResult {
   schema: JsonObject;
-  /** True when a recursive reference had to be cut. */
-  recursive: boolean;
 }
 
 function simpleType(schema: unknown): string | undefined {
@@ -193,7 +190,6 @@ function inlineReference(schema: JsonObject, refKey: string, path: string, walk:
     walk.warn(refPath, `reference "${ref}" not inlined: the schema expands to more than ${MAX_INLINED} references`);
     inlined = { description: `Schema reference ${ref} (too large to inline)` };
   } else if (walk.refStack.includes(ref)) {
-    walk.recursive = true;
     walk.warn(refPath, `recursive reference "${ref}" cut after one level; the deeper level accepts any value of the same type`);
     const type = simpleType(target);
     inlined = { ...(type ? { type } : {}), description: `Recursive: same structure as ${ref}` };
@@ -232,9 +228,9 @@ function objectRoot(schema: unknown, warn: Warn): JsonObject {
 }
 
 export function cleanJsonSchema(inputSchema: unknown, warn: Warn): CleanResult {
-  const walk: Walk = { root: inputSchema, warn, refStack: [], recursive: false, inlined: 0, depth: 0 };
+  const walk: Walk = { root: inputSchema, warn, refStack: [], inlined: 0, depth: 0 };
   const cleaned = cleanSchema(inputSchema, '$', walk);
   const schema = objectRoot(cleaned, warn);
   delete schema.$schema;
-  return { schema, recursive: walk.recursive };
+  return { schema };
 }

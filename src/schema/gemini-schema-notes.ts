@@ -5,7 +5,7 @@ import { copyJson, isObject, type JsonObject, type Warn } from './types';
 import { shorten } from '../text';
 
 /** Keywords handled by the type-specific emitters or as annotations; anything else is reported. */
-export const HANDLED = new Set([
+const HANDLED = new Set([
   'type', 'title', 'description', 'default', 'example', 'examples', 'nullable', 'enum', 'const', 'format',
   'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
   'items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains',
@@ -20,7 +20,7 @@ export function short(value: unknown, max = 120): string {
   return shorten(text, max);
 }
 
-export function sentence(text: string): string {
+function sentence(text: string): string {
   return /[.!?)]$/.test(text) ? text : text + '.';
 }
 

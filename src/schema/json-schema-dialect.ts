@@ -59,7 +59,7 @@ export function metaSchemaProblems(schema: unknown): string[] {
  * Compiles with the dialect's Ajv, then with the other one (a schema that mixes dialects often
  * compiles in one of them). Throws the first dialect's reason when neither can.
  */
-export function compileSchema(schema: object): ValidateFunction {
+function compileSchema(schema: object): ValidateFunction {
   const preferred = ajvFor(schema);
   const engines: AnyAjv[] = preferred === draft07Ajv() ? [draft07Ajv(), draft2020Ajv()] : [draft2020Ajv(), draft07Ajv()];
   const body = withoutDialect(schema);
@@ -88,7 +88,7 @@ export function compileArgumentCheck(schema: object): ArgumentCheck {
 }
 
 /** One Ajv error as a person reads it: dotted path ("(arguments)" at the root), then the reason. */
-export function describeSchemaError(e: ErrorObject): string {
+function describeSchemaError(e: ErrorObject): string {
   const path = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
   const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
   if (e.keyword === 'required') return `${path === '(arguments)' ? '' : path + '.'}${params.missingProperty}: is required`;

@@ -18,7 +18,7 @@ import { hasOwn, isObject, type JsonObject } from './types';
 export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropic';
 
 /** Fields of Gemini's v1beta `Schema` message (gemini-api.md §3.1); anything else is "Unknown name … Cannot find field". */
-export const GEMINI_SCHEMA_FIELDS = new Set([
+const GEMINI_SCHEMA_FIELDS = new Set([
   'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems',
   'properties', 'required', 'minProperties', 'maxProperties', 'propertyOrdering', 'minLength', 'maxLength',
   'pattern', 'minimum', 'maximum', 'anyOf', 'default', 'example',

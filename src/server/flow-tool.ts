@@ -29,7 +29,7 @@ function jsonObject(value: unknown, what: string): Record<string, unknown> | und
 }
 
 /** `/home/bedroom/` and `home/bedroom` name the same subject. */
-export function normalisePath(path: string): string {
+function normalisePath(path: string): string {
   const parts = path.split('/').filter(Boolean);
   return `/${parts.join('/')}`;
 }
