@@ -1,7 +1,7 @@
 // Turns what the SDK, fetch and spawn throw into errors that name the server and the cause
 // ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { SdkError, SdkHttpError } from './sdk';
+import { SdkError, SdkErrorCode, SdkHttpError } from './sdk';
 import { shorten } from '../text';
 
 export function httpStatusOf(err: unknown): number | undefined {
@@ -23,16 +23,18 @@ export function isSessionExpired(err: unknown): boolean {
   return false;
 }
 
+const LOST_CONNECTION_CODES: ReadonlySet<SdkErrorCode> = new Set([SdkErrorCode.ConnectionClosed, SdkErrorCode.NotConnected, SdkErrorCode.SendFailed]);
+
 /** The server vanished under us (connection refused/reset, transport closed). */
 export function isConnectionLost(err: unknown): boolean {
   const cause = rootCause(err);
   if (/^E(CONNREFUSED|CONNRESET|PIPE|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(cause)) return true;
-  if (err instanceof SdkError && (err.code === 'CONNECTION_CLOSED' || err.code === 'NOT_CONNECTED' || err.code === 'SEND_FAILED')) return true;
+  if (err instanceof SdkError && LOST_CONNECTION_CODES.has(err.code)) return true;
   return /fetch failed|socket hang up|other side closed|terminated/i.test(errorMessage(err));
 }
 
 function isTimeout(err: unknown): boolean {
-  return (err instanceof SdkError && err.code === 'REQUEST_TIMEOUT') || /timed out/i.test(errorMessage(err));
+  return (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || /timed out/i.test(errorMessage(err));
 }
 
 /** Describe a failure to reach or talk to `where` in one sentence a person can act on. */

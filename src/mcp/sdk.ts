@@ -5,6 +5,7 @@ export {
   StreamableHTTPClientTransport,
   SSEClientTransport,
   SdkError,
+  SdkErrorCode,
   SdkHttpError,
   ProtocolError,
   ReadBuffer,

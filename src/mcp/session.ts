@@ -12,7 +12,7 @@ import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
 import { schemaProblems } from './argument-validator';
 import { captureLeniency, readResponsesLeniently } from './lenient-wire';
-import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
+import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
 import type {
   CallToolOptions,
@@ -278,7 +278,7 @@ export class McpSession implements ToolProvider {
     if (this.closed) return false;
     if (conn.kind !== 'stdio' && isSessionExpired(err)) return true;
     if (rootCause(err) === 'ECONNREFUSED') return true;
-    return (err as { code?: string })?.code === 'NOT_CONNECTED';
+    return (err as { code?: unknown })?.code === SdkErrorCode.NotConnected;
   }
 
   private connection(): Promise<Connection> {
