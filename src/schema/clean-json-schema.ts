@@ -75,75 +75,88 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
 }
 
 function cleanSchemaAt(schema: unknown, path: string, walk: Walk): unknown {
-  if (!isObject(schema)) {
-    if (typeof schema === 'boolean') return schema;
-    // A bare type name where a schema belongs ("name": "string") is a common slip.
-    const type = typeof schema === 'string' ? normalizeType(schema, path, () => undefined) : undefined;
-    if (type !== undefined) {
-      walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as {"type": ${JSON.stringify(type)}}`);
-      return { type };
-    }
-    if (schema !== undefined) walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
-    return {};
-  }
+  if (!isObject(schema)) return cleanNonObject(schema, path, walk.warn);
   for (const refKey of REF_KEYWORDS) if (typeof schema[refKey] === 'string') return inlineReference(schema, refKey, path, walk);
-  const out: JsonObject = {};
-  const requiredFromMembers: string[] = [];
-  for (const key of Object.keys(schema)) {
-    const value = schema[key];
-    if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) continue;
-    if (key === 'type') {
-      const type = normalizeType(value, path, walk.warn);
-      if (type !== undefined) out.type = type;
-      continue;
-    }
-    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
-      // Draft-04 form: {minimum: 0, exclusiveMinimum: true} says {exclusiveMinimum: 0} in every later draft.
-      const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
-      if (value && typeof bound === 'number') out[key] = bound;
-      walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
-      continue;
-    }
-    if (key === 'required' && typeof value === 'boolean') {
-      walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
-      continue;
-    }
-    const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
-    const shaped = isSlot ? shapeSchemaSlot(key, value, slotKind(key), path, walk.warn) : shapeKeyword(key, value, path, walk.warn);
-    if (!shaped.keep) continue;
-    if (!isSlot) {
-      setOwn(out, key, copyJson(shaped.value));
-      continue;
-    }
-    if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
-      const keyPath = childPath(path, key);
-      setOwn(out, key, value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk)));
-    } else if (SCHEMA_KEYWORDS.has(key) && (isObject(value) || typeof value === 'boolean')) {
-      setOwn(out, key, typeof value === 'boolean' ? value : cleanSchema(value, childPath(path, key), walk));
-    } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
-      const keyPath = childPath(path, key);
-      const map: JsonObject = {};
-      for (const name of Object.keys(value)) {
-        const member = value[name];
-        if (key === 'patternProperties' && !isRegExp(name)) {
-          walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
-          continue;
-        }
-        // `dependencies` mixes schemas with arrays of property names.
-        const names = key === 'dependencies' && Array.isArray(member);
-        setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
-        if (key === 'properties' && isObject(member) && member.required === true) requiredFromMembers.push(name);
-      }
-      setOwn(out, key, map);
-    } else {
-      setOwn(out, key, copyJson(value));
-    }
-  }
+  const cleaned: CleanedObject = { out: {}, requiredFromMembers: [] };
+  for (const key of Object.keys(schema)) cleanKeyword(schema, key, cleaned, path, walk);
+  const { out, requiredFromMembers } = cleaned;
   if (requiredFromMembers.length) {
     const required = Array.isArray(out.required) ? (out.required as unknown[]) : [];
     out.required = [...new Set([...required, ...requiredFromMembers])];
   }
   return out;
+}
+
+/** An object schema being cleaned: its keywords so far, and draft-03 `required: true` members to list. */
+interface CleanedObject {
+  out: JsonObject;
+  requiredFromMembers: string[];
+}
+
+/** true/false stay; a bare type name where a schema belongs ("name": "string") is a common slip. */
+function cleanNonObject(schema: unknown, path: string, warn: Warn): unknown {
+  if (typeof schema === 'boolean') return schema;
+  const type = typeof schema === 'string' ? normalizeType(schema, path, () => undefined) : undefined;
+  if (type !== undefined) {
+    warn(path, `${JSON.stringify(schema)} is not a schema; read as {"type": ${JSON.stringify(type)}}`);
+    return { type };
+  }
+  if (schema !== undefined) warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
+  return {};
+}
+
+/** One keyword of an object schema, cleaned into `cleaned.out` (or left out). */
+function cleanKeyword(schema: JsonObject, key: string, cleaned: CleanedObject, path: string, walk: Walk): void {
+  const value = schema[key];
+  const { out } = cleaned;
+  if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) return;
+  if (key === 'type') {
+    const type = normalizeType(value, path, walk.warn);
+    if (type !== undefined) out.type = type;
+    return;
+  }
+  if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+    // Draft-04 form: {minimum: 0, exclusiveMinimum: true} says {exclusiveMinimum: 0} in every later draft.
+    const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+    if (value && typeof bound === 'number') out[key] = bound;
+    walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
+    return;
+  }
+  if (key === 'required' && typeof value === 'boolean') {
+    walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
+    return;
+  }
+  const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
+  const shaped = isSlot ? shapeSchemaSlot(key, value, slotKind(key), path, walk.warn) : shapeKeyword(key, value, path, walk.warn);
+  if (!shaped.keep) return;
+  setOwn(out, key, isSlot ? cleanSlot(key, value, cleaned, path, walk) : copyJson(shaped.value));
+}
+
+/** A schema-valued keyword: one schema, a list of them, or a map of names to them. */
+function cleanSlot(key: string, value: unknown, cleaned: CleanedObject, path: string, walk: Walk): unknown {
+  const keyPath = childPath(path, key);
+  if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) return value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk));
+  if (SCHEMA_KEYWORDS.has(key) && typeof value === 'boolean') return value;
+  if (SCHEMA_KEYWORDS.has(key) && isObject(value)) return cleanSchema(value, keyPath, walk);
+  if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) return cleanSchemaMap(key, value, cleaned, keyPath, walk);
+  return copyJson(value);
+}
+
+/** properties, patternProperties, dependentSchemas, dependencies: each member cleaned on its own. */
+function cleanSchemaMap(key: string, value: JsonObject, cleaned: CleanedObject, keyPath: string, walk: Walk): JsonObject {
+  const map: JsonObject = {};
+  for (const name of Object.keys(value)) {
+    const member = value[name];
+    if (key === 'patternProperties' && !isRegExp(name)) {
+      walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
+      continue;
+    }
+    // `dependencies` mixes schemas with arrays of property names.
+    const names = key === 'dependencies' && Array.isArray(member);
+    setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
+    if (key === 'properties' && isObject(member) && member.required === true) cleaned.requiredFromMembers.push(name);
+  }
+  return map;
 }
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
