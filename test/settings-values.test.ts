@@ -5,6 +5,7 @@ import { lines } from '../src/settings-values';
 import { endpointSettings } from '../src/server/settings';
 import { parseListenerSettings } from '../src/esp32/listener-settings';
 import { lines as nodeLines } from '../nodes/lib/input-handler';
+import { flowToolSettings } from '../src/server/flow-tool';
 
 describe('lines: list settings', () => {
   it('reads newline text (LF or CRLF) and arrays, trimming and dropping blanks; anything else is empty', () => {
@@ -19,5 +20,10 @@ describe('lines: list settings', () => {
     const text = '/home\r\n\r\n /garden \n';
     assert.deepEqual(endpointSettings({ roots: text }).roots, ['/home', '/garden']);
     assert.equal(parseListenerSettings({ allow: 'AA:BB:CC:DD:EE:01\r\n\r\n aa:bb:cc:dd:ee:02 ' }).allow?.length, 2);
+  });
+
+  it('reads a flow tool subject as an object-graph path: "home//bedroom/" is "/home/bedroom"', () => {
+    assert.equal(flowToolSettings({ name: 'set', subject: ' home//bedroom/ ' }).subject, '/home/bedroom');
+    assert.equal(flowToolSettings({ name: 'set', subject: '/' }).subject, '/');
   });
 });
