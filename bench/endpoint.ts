@@ -34,7 +34,7 @@ async function startBareServer(): Promise<{ url: string; close(): Promise<void> 
   const http = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    void toWebRequest(req, controller.signal).then((r) => handler.fetch(r)).then((response) => sendWebResponse(response, res));
+    void toWebRequest(req, { signal: controller.signal }).then((r) => handler.fetch(r)).then((response) => sendWebResponse(response, res));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {

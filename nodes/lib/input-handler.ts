@@ -7,6 +7,7 @@ import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
 import { statusWriter } from './node-status';
 import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
+import { shorten } from '../../src/text';
 
 export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
 
@@ -36,8 +37,7 @@ export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, op
 
 export function shortStatus(err: Error): string {
   if (err instanceof McpNodeError) return err.status;
-  const m = err.message;
-  return m.length > 40 ? m.slice(0, 37) + '...' : m;
+  return shorten(err.message, 40);
 }
 
 /** Promise form of RED.util.evaluateNodeProperty (the callback form also covers async context stores). */
@@ -47,11 +47,4 @@ export function evaluateProperty(RED: RED, node: Node, value: unknown, type: str
   });
 }
 
-export { numberSetting } from '../../src/settings-values';
-
-/** Multi-line settings (include/exclude/expected/tokens/allow): one entry per non-blank line. */
-export function lines(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  if (typeof value !== 'string') return [];
-  return value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-}
+export { lines, numberSetting } from '../../src/settings-values';

@@ -97,8 +97,6 @@ export const TODO_TOOLS: ReadonlyArray<{ name: string; description: string; inpu
   },
 ];
 
-export const TODO_TOOL_NAMES = TODO_TOOLS.map((t) => t.name);
-
 /** A todo as every tool returns it (dates as ISO 8601 strings in UTC). */
 export interface TodoView {
   todo_id: string;

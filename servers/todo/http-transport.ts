@@ -12,7 +12,7 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
-import { sendWebResponse, toWebRequest } from '../node-web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
 
 export const MCP_PATH = '/mcp';
 
@@ -34,7 +34,7 @@ export async function serveHttp(factory: McpServerFactory, port: number, host: s
     const controller = new AbortController();
     res.on('close', () => controller.abort());
     void (async () => {
-      const request = await toWebRequest(req, `http://${req.headers.host ?? 'localhost'}`, controller.signal);
+      const request = await toWebRequest(req, { origin: `http://${req.headers.host ?? 'localhost'}`, signal: controller.signal });
       if (new URL(request.url).pathname !== MCP_PATH) {
         return sendWebResponse(new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }), res);
       }

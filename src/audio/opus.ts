@@ -6,13 +6,9 @@
 import { Decoder, Encoder } from '@evan/opus';
 
 export type OpusRate = 8000 | 12000 | 16000 | 24000 | 48000;
-export const OPUS_RATES: readonly OpusRate[] = [8000, 12000, 16000, 24000, 48000];
+const OPUS_RATES: readonly OpusRate[] = [8000, 12000, 16000, 24000, 48000];
 /** Frame durations an Opus encoder accepts (ms). */
-export const OPUS_FRAME_MS: readonly number[] = [2.5, 5, 10, 20, 40, 60];
-
-export function isOpusRate(rate: unknown): rate is OpusRate {
-  return OPUS_RATES.includes(rate as OpusRate);
-}
+const OPUS_FRAME_MS: readonly number[] = [2.5, 5, 10, 20, 40, 60];
 
 /** The nearest rate Opus supports, for a device that announces an odd one. */
 export function nearestOpusRate(rate: unknown): OpusRate {

@@ -116,7 +116,3 @@ export function bytesFromPcm(samples: Int16Array): Buffer {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-export function durationMs(audio: PcmAudio): number {
-  return Math.round((audio.samples.length * 1000) / audio.sampleRate);
-}

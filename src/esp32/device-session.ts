@@ -121,10 +121,6 @@ export class DeviceSession extends EventEmitter {
     return { id: this.id, clientId: this.clientId, sessionId: this.sessionId, transport: this.transport, serverInfo: this.serverInfo };
   }
 
-  get isOpen(): boolean {
-    return this.state !== 'closed';
-  }
-
   /** One text frame (WebSocket) or one MQTT payload from the device. */
   handleText(text: string): void {
     if (this.state === 'closed') return;

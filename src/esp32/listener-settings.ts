@@ -2,6 +2,7 @@
 // (defaults applied, numbers parsed, `${VAR:-default}` expanded) into one typed shape. Throws a
 // plain Error naming the bad setting; the node shows it as the status of every user.
 import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
+import { lines } from '../settings-values';
 import { normalizeDeviceId } from './device-id';
 import type { Esp32Transport } from './device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
@@ -70,11 +71,6 @@ function portSetting(text: string): number | undefined {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`port must be a number from 1 to 65535, or blank (got "${text}")`);
   return n;
-}
-
-function lines(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  return typeof value === 'string' ? value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) : [];
 }
 
 function visionSetting(raw: RawListenerConfig, credentialToken: string | undefined, str: (v: unknown) => string): Esp32ListenerSettings['vision'] {

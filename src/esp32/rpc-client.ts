@@ -4,6 +4,7 @@
 // arrive out of order, and anything malformed is simply never answered, so every request has its
 // own timeout. There is no `ping`; liveness comes from the transport.
 import { McpNodeError } from '../errors';
+import { shorten } from '../text';
 
 export type JsonRpcPayload = {
   jsonrpc?: unknown;
@@ -49,10 +50,6 @@ export class DeviceRpcClient {
     /** Names the device in error messages, e.g. `ESP32 device d8:3b:da:4e:21:7c`. */
     private readonly label: string,
   ) {}
-
-  get pendingCount(): number {
-    return this.pending.size;
-  }
 
   owns(id: unknown): boolean {
     return typeof id === 'number' && this.pending.has(id);
@@ -133,8 +130,7 @@ export class DeviceRpcClient {
 function deviceError(label: string, what: string, error: unknown): McpNodeError {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { message?: unknown; code?: unknown };
   const message = typeof e.message === 'string' && e.message ? e.message : JSON.stringify(error);
-  const short = message.length > 40 ? message.slice(0, 37) + '...' : message;
-  return new McpNodeError(`${label} rejected ${what}: ${message}`, short, 'DEVICE_ERROR', {
+  return new McpNodeError(`${label} rejected ${what}: ${message}`, shorten(message, 40), 'DEVICE_ERROR', {
     deviceMessage: message,
     ...(typeof e.code === 'number' ? { rpcCode: e.code } : {}),
   });

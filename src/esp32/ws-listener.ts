@@ -16,6 +16,7 @@ import { normalizeDeviceId } from './device-id';
 import { IdAllocator } from './rpc-client';
 import { bearerToken } from './token-check';
 import { DEFAULT_BIND, DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type AudioChannel, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import { shorten } from '../text';
 
 /** Paths taken on a shared HTTP server, so two listeners never answer the same upgrade. */
 const claimedPaths = new WeakMap<Server, Set<string>>();
@@ -213,7 +214,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
   private refused(deviceId: string | undefined, why: string): void {
     // The id comes from the client: shown short and without control characters.
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-    const who = deviceId ? ` from ${normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 40)}` : '';
+    const who = deviceId ? ` from ${shorten(normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?'), 40)}` : '';
     this.settings.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
   }
 }

@@ -141,7 +141,7 @@ function replyOf(r: GenerateContentResponse): ModelReply {
 }
 
 /** Text the person should read: text parts that are not thought summaries. */
-export function textOf(parts: Part[]): string {
+function textOf(parts: Part[]): string {
   return parts
     .filter((p) => typeof p.text === 'string' && !p.thought)
     .map((p) => p.text)

@@ -39,7 +39,7 @@ export function isApprovalActive(policy: ApprovalPolicy): boolean {
 }
 
 /** Why this call needs approval, or undefined when it does not. */
-export function approvalReason(policy: ApprovalPolicy, call: Pick<PreparedCall, 'name' | 'route'>): string | undefined {
+function approvalReason(policy: ApprovalPolicy, call: Pick<PreparedCall, 'name' | 'route'>): string | undefined {
   const pattern = policy.patterns.find((p) => minimatch(call.name, p, { dot: true }));
   if (pattern) return pattern === call.name ? `${call.name} is listed as needing approval` : `${call.name} matches the approval pattern "${pattern}"`;
   const annotations = (call.route.definition as { annotations?: { destructiveHint?: unknown } } | undefined)?.annotations;

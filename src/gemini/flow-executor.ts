@@ -83,7 +83,7 @@ export class FlowCallRouter {
   }
 }
 
-export function outcomeFromFlow(result: FlowResult): CallOutcome {
+function outcomeFromFlow(result: FlowResult): CallOutcome {
   if (result.error !== undefined && result.error !== null && result.error !== false) {
     const e = result.error as any;
     return { response: { error: typeof e === 'string' ? e : (e?.message ?? JSON.stringify(e)) }, isError: true };

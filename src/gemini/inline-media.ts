@@ -4,7 +4,7 @@
 // raw PCM, so headerless audio without a contentType is refused with a hint instead of guessed.
 import type { Part } from '@google/genai';
 
-export function sniffMimeType(buf: Buffer): string | undefined {
+function sniffMimeType(buf: Buffer): string | undefined {
   const ascii = (from: number, to: number) => buf.toString('latin1', from, to);
   if (buf.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WAVE') return 'audio/wav';
   if (buf.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';

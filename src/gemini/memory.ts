@@ -6,7 +6,7 @@ import { inlineMediaPart } from './inline-media';
 
 export const DEFAULT_HISTORY_TURNS = 10;
 
-export function isPromptTurn(c: Content): boolean {
+function isPromptTurn(c: Content): boolean {
   return c.role === 'user' && !(c.parts ?? []).some((p) => p.functionResponse);
 }
 

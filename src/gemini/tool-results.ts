@@ -7,7 +7,7 @@ import { resultPayload, resultText } from '../mcp/tool-result';
 import { errorMessage } from '../errors';
 import type { CallOutcome } from './types';
 
-export function resultValue(result: CallToolResult): unknown {
+function resultValue(result: CallToolResult): unknown {
   const value = resultPayload(result, 'auto');
   if (!Array.isArray(value) || value !== result.content) return value;
   return value.map((c: any) =>

@@ -1,7 +1,8 @@
 // Turns what the SDK, fetch and spawn throw into errors that name the server and the cause
 // ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { SdkError, SdkHttpError } from './sdk';
+import { SdkError, SdkErrorCode, SdkHttpError } from './sdk';
+import { shorten } from '../text';
 
 export function httpStatusOf(err: unknown): number | undefined {
   if (err instanceof SdkHttpError) return err.status;
@@ -22,16 +23,18 @@ export function isSessionExpired(err: unknown): boolean {
   return false;
 }
 
+const LOST_CONNECTION_CODES: ReadonlySet<SdkErrorCode> = new Set([SdkErrorCode.ConnectionClosed, SdkErrorCode.NotConnected, SdkErrorCode.SendFailed]);
+
 /** The server vanished under us (connection refused/reset, transport closed). */
 export function isConnectionLost(err: unknown): boolean {
   const cause = rootCause(err);
   if (/^E(CONNREFUSED|CONNRESET|PIPE|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(cause)) return true;
-  if (err instanceof SdkError && (err.code === 'CONNECTION_CLOSED' || err.code === 'NOT_CONNECTED' || err.code === 'SEND_FAILED')) return true;
+  if (err instanceof SdkError && LOST_CONNECTION_CODES.has(err.code)) return true;
   return /fetch failed|socket hang up|other side closed|terminated/i.test(errorMessage(err));
 }
 
-export function isTimeout(err: unknown): boolean {
-  return (err instanceof SdkError && err.code === 'REQUEST_TIMEOUT') || /timed out/i.test(errorMessage(err));
+function isTimeout(err: unknown): boolean {
+  return (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || /timed out/i.test(errorMessage(err));
 }
 
 /** Describe a failure to reach or talk to `where` in one sentence a person can act on. */
@@ -43,7 +46,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: ${text} (check the access token)`, text, 'UNAUTHORIZED', { status });
   }
   if (status !== undefined) {
-    return new McpNodeError(`${where}: HTTP ${status} ${clip(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
+    return new McpNodeError(`${where}: HTTP ${status} ${shorten(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
   }
   if (isTimeout(err)) {
     return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
@@ -56,7 +59,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     const said = [errorMessage(err), causeMessage(err)].filter((m) => m && m !== code && !m.includes(code)).join(': ');
     return new McpNodeError(`${where}: ${code}${said ? ` (${said})` : ''}${ADVICE[code] ? `: ${ADVICE[code]}` : ''}`, code, code, { cause: code });
   }
-  return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err)), 'CONNECTION_ERROR');
+  return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err), 32), 'CONNECTION_ERROR');
 }
 
 const REACH = 'the host cannot be reached: check the network and the URL';
@@ -82,10 +85,3 @@ function causeMessage(err: unknown): string {
   return e && e !== err ? errorMessage(e) : '';
 }
 
-function clip(s: string, max: number): string {
-  return s.length > max ? s.slice(0, max) + '…' : s;
-}
-
-function shorten(s: string): string {
-  return s.length > 32 ? s.slice(0, 29) + '...' : s;
-}

@@ -5,6 +5,7 @@
 // used is left out, and every repair or omission becomes a warning naming the entry.
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import { McpNodeError } from '../errors';
+import { shorten } from '../text';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
@@ -229,7 +230,7 @@ export function validate(schema: { '~standard': { validate(v: unknown): unknown 
 export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v.length > 40 ? `the string "${v.slice(0, 37)}..."` : `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'string') return `the string ${JSON.stringify(shorten(v, 40))}`;
   if (typeof v === 'object') return 'an object';
   return v === undefined ? 'missing' : `the ${typeof v} ${String(v)}`;
 }

@@ -1,8 +1,9 @@
-// The one pager for tools/list (and prompts/list, resources/list), used by MCP client sessions and
-// by ESP32 devices alike. It follows `nextCursor` until the key is absent or empty, drops an entry
-// whose name an earlier page already used (with a warning), and turns a server that never converges
-// into an error naming which guard stopped it: a cursor seen before, or more than MAX_PAGES pages.
-// We page ourselves (not the SDK's auto-aggregate) to count pages for msg.mcp.pages.
+// The one pager for tools/list, prompts/list, resources/list and resources/templates/list, used by
+// MCP client sessions and by ESP32 devices alike. It follows `nextCursor` until the key is absent or
+// empty, drops an entry whose name an earlier page already used (with a warning), and turns a server
+// that never converges into an error naming which guard stopped it: a cursor seen before, or more
+// than MAX_PAGES pages. We page ourselves (not the SDK's auto-aggregate) to count pages for
+// msg.mcp.pages.
 import { McpNodeError } from '../errors';
 import type { LenientPage, ListKind, ListWarning } from './lenient-list';
 import type { Tool } from './sdk';
@@ -18,11 +19,17 @@ export interface ListedPages<T> {
   warnings: ListWarning[];
 }
 
-export async function listAllPages<T extends object>(kind: ListKind, fetchPage: PageFetcher<T>, where: string): Promise<ListedPages<T>> {
+/** The lists that page: the three of lenient-list, and resources/templates/list. */
+export type PagedKind = ListKind | 'resourceTemplates';
+/** What identifies an entry (a repeat is dropped), and how a warning names it. */
+const ID_KEY: Record<PagedKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
+const ENTRY_KEY: Record<PagedKind, keyof ListWarning> = { tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'resource' };
+
+export async function listAllPages<T extends object>(kind: PagedKind, fetchPage: PageFetcher<T>, where: string): Promise<ListedPages<T>> {
   const items: T[] = [];
   const warnings: ListWarning[] = [];
-  const idKey = kind === 'resources' ? 'uri' : 'name';
-  const entryKey = kind === 'tools' ? 'tool' : kind === 'prompts' ? 'prompt' : 'resource';
+  const idKey = ID_KEY[kind];
+  const entryKey = ENTRY_KEY[kind];
   const taken = new Set<string>();
   const cursorPage = new Map<string, number>();
   let cursor: string | undefined;

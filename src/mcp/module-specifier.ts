@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { McpServerSettings } from './settings';
 
-export const MODULE_PREFIX = 'module:';
+const MODULE_PREFIX = 'module:';
 
 /** This package's root folder (dist/src/mcp or src/mcp → up to the folder holding package.json). */
 export function packageRoot(): string {
@@ -19,7 +19,7 @@ export function packageRoot(): string {
  * `module:<specifier>` → the file `require.resolve` finds from `searchPaths`; a bare package name
  * without a `main` falls back to its (first) `bin`, which is how most MCP servers are published.
  */
-export function resolveModuleSpecifier(value: string, searchPaths: string[]): string {
+function resolveModuleSpecifier(value: string, searchPaths: string[]): string {
   if (!value.startsWith(MODULE_PREFIX)) return value;
   const specifier = value.slice(MODULE_PREFIX.length).trim();
   const own = ownPackagePath(specifier);

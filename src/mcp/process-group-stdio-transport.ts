@@ -4,6 +4,7 @@
 // group (SIGTERM, then SIGKILL), so nothing the node started outlives it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage, getDefaultEnvironment, type JSONRPCMessage, type Transport } from './sdk';
+import { shorten } from '../text';
 
 export interface ProcessGroupStdioOptions {
   command: string;
@@ -81,7 +82,7 @@ export class ProcessGroupStdioTransport implements Transport {
           const line = pending.slice(0, i).replace(/\r$/, '');
           pending = pending.slice(i + 1);
           if (!line) continue;
-          this.recentStderr.push(line.length > MAX_LINE ? line.slice(0, MAX_LINE) + '…' : line);
+          this.recentStderr.push(shorten(line, MAX_LINE));
           if (this.recentStderr.length > KEPT_LINES) this.recentStderr.shift();
           this.options.onStderrLine?.(line);
         }

@@ -1,13 +1,11 @@
 // Paged prompts/resources lists read leniently: servers in the wild send items the SDK's strict
 // result schemas reject (a prompt argument without `required`, `nextCursor: null`, a resource
-// without `name`), and one odd item must not hide the whole list. We take the result as sent,
-// keep the objects that have the one field that identifies them, and page ourselves (repeated
-// cursor or too many pages is an error, not a hang). Kept on its own so a shared lenient reader
-// can replace it.
-import { McpNodeError } from '../errors';
+// without `name`), and one odd item must not hide the whole list. We take each page as sent, keep
+// the objects that have the one field that identifies them, and leave the paging (repeated names,
+// a repeated cursor, the page limit) to the one pager, listAllPages.
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
-
-export const MAX_LIST_PAGES = 1000;
+import { listAllPages, type PagedKind } from './list-all-tools';
+import type { LenientPage } from './lenient-list';
 
 /** A result "schema" that accepts any JSON object as is: the caller picks what it needs. */
 export const anyObjectResult: StandardSchemaV1<Record<string, unknown>> = {
@@ -22,27 +20,22 @@ export const anyObjectResult: StandardSchemaV1<Record<string, unknown>> = {
 };
 
 export type RawPageFetcher = (cursor: string | undefined) => Promise<Record<string, unknown>>;
+export type LenientKind = Exclude<PagedKind, 'tools'>;
 
-/** Every item of `key` across pages, keeping objects whose `idField` is a non-empty string. */
-export async function listAllLeniently<T>(fetchPage: RawPageFetcher, key: string, idField: string, where: string): Promise<{ items: T[]; pages: number }> {
-  const items: T[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let pages = 1; ; pages++) {
-    const page = await fetchPage(cursor);
-    const list = Array.isArray(page[key]) ? (page[key] as unknown[]) : [];
-    for (const item of list) {
-      if (item && typeof item === 'object' && typeof (item as Record<string, unknown>)[idField] === 'string' && (item as Record<string, unknown>)[idField] !== '') {
-        items.push(item as T);
-      }
-    }
-    const next = page.nextCursor;
-    if (typeof next !== 'string' || next === '') return { items, pages };
-    if (seen.has(next)) {
-      throw new McpNodeError(`${where} returned the cursor ${JSON.stringify(next)} twice while listing ${key} (page ${pages}); the server's pagination loops`, 'pagination loop', 'PAGINATION_LOOP');
-    }
-    if (pages >= MAX_LIST_PAGES) throw new McpNodeError(`${where} sent more than ${MAX_LIST_PAGES} pages of ${key}; giving up`, 'too many pages', 'PAGINATION_LIMIT');
-    seen.add(next);
-    cursor = next;
-  }
+const ID_FIELD: Record<LenientKind, string> = { prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' };
+
+/** The page's objects whose identifying field is a non-empty string; a null or non-string cursor ends the list. */
+function identifiedItems(page: Record<string, unknown>, kind: LenientKind): LenientPage {
+  const list = Array.isArray(page[kind]) ? (page[kind] as unknown[]) : [];
+  const idField = ID_FIELD[kind];
+  const items = list.filter(
+    (item): item is Record<string, unknown> => !!item && typeof item === 'object' && typeof (item as Record<string, unknown>)[idField] === 'string' && (item as Record<string, unknown>)[idField] !== '',
+  );
+  return { items, nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : undefined, warnings: [] };
+}
+
+/** Every identifiable item of `kind` across pages. */
+export async function listAllLeniently<T>(fetchPage: RawPageFetcher, kind: LenientKind, where: string): Promise<{ items: T[]; pages: number }> {
+  const { items, pages } = await listAllPages(kind, async (cursor) => identifiedItems(await fetchPage(cursor), kind), where);
+  return { items: items as T[], pages };
 }

@@ -31,7 +31,7 @@ export interface PromptsAndResources {
   subscribeResource(uri: string, onUpdate: (update: ResourceUpdate) => void, options?: ListOptions): Promise<() => Promise<void>>;
 }
 
-export function hasPromptsAndResources(p: ToolProvider): p is ToolProvider & PromptsAndResources {
+function hasPromptsAndResources(p: ToolProvider): p is ToolProvider & PromptsAndResources {
   return typeof (p as Partial<PromptsAndResources>).getPrompt === 'function';
 }
 

@@ -3,6 +3,7 @@
 // (`Expected double-quoted property name in JSON at position 1`) or `Unexpected content type:
 // text/html`, with no URL and nothing of what came; this error names both.
 import { McpNodeError } from '../errors';
+import { shorten } from '../text';
 
 type Fetch = typeof fetch;
 const SHOWN_BYTES = 80;
@@ -59,5 +60,5 @@ function urlOf(input: string | URL | Request): string {
 
 function firstBytes(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > SHOWN_BYTES ? flat.slice(0, SHOWN_BYTES) + '…' : flat;
+  return shorten(flat, SHOWN_BYTES);
 }

@@ -5,12 +5,12 @@ export {
   StreamableHTTPClientTransport,
   SSEClientTransport,
   SdkError,
+  SdkErrorCode,
   SdkHttpError,
   ProtocolError,
   ReadBuffer,
   serializeMessage,
-  LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
-export type { JSONRPCMessage, Transport, Tool, CallToolResult, ListToolsResult, Implementation } from '@modelcontextprotocol/client';
+export type { JSONRPCMessage, Transport, Tool, CallToolResult, Implementation } from '@modelcontextprotocol/client';
 export { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';

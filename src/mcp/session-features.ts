@@ -5,7 +5,7 @@
 // stream per URI (the revision replaced resources/subscribe with it). Both deliver
 // notifications/resources/updated to the client's handler, which calls `dispatch`.
 import { McpNodeError, errorMessage } from '../errors';
-import { anyObjectResult, listAllLeniently } from './prompt-resource-list';
+import { anyObjectResult, listAllLeniently, type LenientKind } from './prompt-resource-list';
 import {
   promptArguments,
   type GetPromptResult,
@@ -40,7 +40,7 @@ export class SessionFeatures implements PromptsAndResources {
   ) {}
 
   async listPrompts(options: ListOptions = {}): Promise<{ prompts: Prompt[]; pages: number }> {
-    const { items, pages } = await this.list<Prompt>('prompts/list', 'prompts', 'name', options);
+    const { items, pages } = await this.list<Prompt>('prompts/list', 'prompts', options);
     return { prompts: items, pages };
   }
 
@@ -51,12 +51,12 @@ export class SessionFeatures implements PromptsAndResources {
   }
 
   async listResources(options: ListOptions = {}): Promise<{ resources: Resource[]; pages: number }> {
-    const { items, pages } = await this.list<Resource>('resources/list', 'resources', 'uri', options);
+    const { items, pages } = await this.list<Resource>('resources/list', 'resources', options);
     return { resources: items, pages };
   }
 
   async listResourceTemplates(options: ListOptions = {}): Promise<{ resourceTemplates: ResourceTemplate[]; pages: number }> {
-    const { items, pages } = await this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', 'uriTemplate', options);
+    const { items, pages } = await this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
     return { resourceTemplates: items, pages };
   }
 
@@ -135,11 +135,11 @@ export class SessionFeatures implements PromptsAndResources {
     return sub;
   }
 
-  private list<T>(method: string, key: string, idField: string, options: ListOptions): Promise<{ items: T[]; pages: number }> {
+  private list<T>(method: string, kind: LenientKind, options: ListOptions): Promise<{ items: T[]; pages: number }> {
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
     return this.run(
       method,
-      (c) => listAllLeniently<T>((cursor) => c.request({ method, params: cursor ? { cursor } : {} }, anyObjectResult, { timeout }), key, idField, this.where),
+      (c) => listAllLeniently<T>((cursor) => c.request({ method, params: cursor ? { cursor } : {} }, anyObjectResult, { timeout }), kind, this.where),
       timeout,
     );
   }

@@ -12,7 +12,7 @@ import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
 import { schemaProblems } from './argument-validator';
 import { captureLeniency, readResponsesLeniently } from './lenient-wire';
-import { Client, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
+import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
 import type {
   CallToolOptions,
@@ -29,6 +29,7 @@ import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 import { CLIENT_INFO } from './client-info';
 import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
+import { shorten } from '../text';
 
 export interface SessionLogger {
   debug(message: string): void;
@@ -277,7 +278,7 @@ export class McpSession implements ToolProvider {
     if (this.closed) return false;
     if (conn.kind !== 'stdio' && isSessionExpired(err)) return true;
     if (rootCause(err) === 'ECONNREFUSED') return true;
-    return (err as { code?: string })?.code === 'NOT_CONNECTED';
+    return (err as { code?: unknown })?.code === SdkErrorCode.NotConnected;
   }
 
   private connection(): Promise<Connection> {
@@ -465,10 +466,10 @@ async function closeQuietly(conn: Connection): Promise<void> {
 /** The red ring's text: "exited with code 1: Error: Cannot find module '/x…", clipped to fit a status. */
 function exitStatus(exit: string): string {
   const short = exit.replace(/^was /, '').replace(/ \(it wrote nothing on stderr\)$/, '');
-  return short.length > 64 ? short.slice(0, 63) + '…' : short;
+  return shorten(short, 64);
 }
 
 function shortReason(s: string): string {
   const m = s.replace(/^MCP error -?\d+:\s*/, '');
-  return m.length > 32 ? m.slice(0, 29) + '...' : m;
+  return shorten(m, 32);
 }

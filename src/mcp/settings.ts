@@ -2,6 +2,7 @@
 // parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../env-expand';
+import { shorten } from '../text';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
 
@@ -106,7 +107,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
 }
 
 /** Reads the `secrets` credential; a malformed one names itself without echoing its content. */
-export function secretEntriesOf(v: unknown, env: EnvLookup = processEnvLookup): SecretEntries {
+function secretEntriesOf(v: unknown, env: EnvLookup = processEnvLookup): SecretEntries {
   let parsed: unknown = v;
   if (typeof v === 'string') {
     if (v.trim() === '') return {};
@@ -136,7 +137,7 @@ function parseJsonish(v: unknown, what: string): unknown {
   try {
     return JSON.parse(v);
   } catch {
-    throw new Error(`${what} must be JSON (got ${JSON.stringify(v.slice(0, 40))})`);
+    throw new Error(`${what} must be JSON (got ${JSON.stringify(shorten(v, 40))})`);
   }
 }
 

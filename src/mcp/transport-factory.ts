@@ -10,7 +10,7 @@ export interface TransportHooks {
   onStderrLine?: (line: string) => void;
 }
 
-export function httpHeaders(s: McpServerSettings): Record<string, string> {
+function httpHeaders(s: McpServerSettings): Record<string, string> {
   const headers: Record<string, string> = { ...(s.headers ?? {}) };
   if (s.token && s.auth !== 'oauth') headers.Authorization = `Bearer ${s.token}`;
   return headers;

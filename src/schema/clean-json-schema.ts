@@ -2,6 +2,7 @@
 // a deep copy with same-document `$ref`s inlined, vendor `x-*` keys and the root `$schema` dropped and
 // an object root with `properties`. Everything else is kept as written: these targets take JSON Schema.
 import { childPath, indexPath } from './json-path';
+import { resolvePointer } from './json-pointer';
 import { shapeKeyword, shapeSchemaSlot } from './keyword-shapes';
 import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types';
 
@@ -23,7 +24,6 @@ interface Walk {
   warn: Warn;
   /** References being expanded on the current branch, to cut recursion. */
   refStack: string[];
-  recursive: boolean;
   /** Schemas inlined so far: a budget against exponential blow-up of shared definitions. */
   inlined: number;
   /** Nesting depth of the schema being cleaned. */
@@ -34,26 +34,6 @@ const MAX_INLINED = 5000;
 
 export interface CleanResult {
   schema: JsonObject;
-  /** True when a recursive reference had to be cut. */
-  recursive: boolean;
-}
-
-function decodePointerToken(token: string): string {
-  return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Resolves "#", "#/$defs/x", "#/properties/a/items" against the document root. */
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const token = decodePointerToken(raw);
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
-    else return undefined;
-  }
-  return node;
 }
 
 function simpleType(schema: unknown): string | undefined {
@@ -95,75 +75,88 @@ function cleanSchema(schema: unknown, path: string, walk: Walk): unknown {
 }
 
 function cleanSchemaAt(schema: unknown, path: string, walk: Walk): unknown {
-  if (!isObject(schema)) {
-    if (typeof schema === 'boolean') return schema;
-    // A bare type name where a schema belongs ("name": "string") is a common slip.
-    const type = typeof schema === 'string' ? normalizeType(schema, path, () => undefined) : undefined;
-    if (type !== undefined) {
-      walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as {"type": ${JSON.stringify(type)}}`);
-      return { type };
-    }
-    if (schema !== undefined) walk.warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
-    return {};
-  }
+  if (!isObject(schema)) return cleanNonObject(schema, path, walk.warn);
   for (const refKey of REF_KEYWORDS) if (typeof schema[refKey] === 'string') return inlineReference(schema, refKey, path, walk);
-  const out: JsonObject = {};
-  const requiredFromMembers: string[] = [];
-  for (const key of Object.keys(schema)) {
-    const value = schema[key];
-    if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) continue;
-    if (key === 'type') {
-      const type = normalizeType(value, path, walk.warn);
-      if (type !== undefined) out.type = type;
-      continue;
-    }
-    if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
-      // Draft-04 form: {minimum: 0, exclusiveMinimum: true} says {exclusiveMinimum: 0} in every later draft.
-      const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
-      if (value && typeof bound === 'number') out[key] = bound;
-      walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
-      continue;
-    }
-    if (key === 'required' && typeof value === 'boolean') {
-      walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
-      continue;
-    }
-    const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
-    const shaped = isSlot ? shapeSchemaSlot(key, value, slotKind(key), path, walk.warn) : shapeKeyword(key, value, path, walk.warn);
-    if (!shaped.keep) continue;
-    if (!isSlot) {
-      setOwn(out, key, copyJson(shaped.value));
-      continue;
-    }
-    if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) {
-      const keyPath = childPath(path, key);
-      setOwn(out, key, value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk)));
-    } else if (SCHEMA_KEYWORDS.has(key) && (isObject(value) || typeof value === 'boolean')) {
-      setOwn(out, key, typeof value === 'boolean' ? value : cleanSchema(value, childPath(path, key), walk));
-    } else if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
-      const keyPath = childPath(path, key);
-      const map: JsonObject = {};
-      for (const name of Object.keys(value)) {
-        const member = value[name];
-        if (key === 'patternProperties' && !isRegExp(name)) {
-          walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
-          continue;
-        }
-        // `dependencies` mixes schemas with arrays of property names.
-        const names = key === 'dependencies' && Array.isArray(member);
-        setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
-        if (key === 'properties' && isObject(member) && member.required === true) requiredFromMembers.push(name);
-      }
-      setOwn(out, key, map);
-    } else {
-      setOwn(out, key, copyJson(value));
-    }
-  }
+  const cleaned: CleanedObject = { out: {}, requiredFromMembers: [] };
+  for (const key of Object.keys(schema)) cleanKeyword(schema, key, cleaned, path, walk);
+  const { out, requiredFromMembers } = cleaned;
   if (requiredFromMembers.length) {
     const required = Array.isArray(out.required) ? (out.required as unknown[]) : [];
     out.required = [...new Set([...required, ...requiredFromMembers])];
   }
   return out;
+}
+
+/** An object schema being cleaned: its keywords so far, and draft-03 `required: true` members to list. */
+interface CleanedObject {
+  out: JsonObject;
+  requiredFromMembers: string[];
+}
+
+/** true/false stay; a bare type name where a schema belongs ("name": "string") is a common slip. */
+function cleanNonObject(schema: unknown, path: string, warn: Warn): unknown {
+  if (typeof schema === 'boolean') return schema;
+  const type = typeof schema === 'string' ? normalizeType(schema, path, () => undefined) : undefined;
+  if (type !== undefined) {
+    warn(path, `${JSON.stringify(schema)} is not a schema; read as {"type": ${JSON.stringify(type)}}`);
+    return { type };
+  }
+  if (schema !== undefined) warn(path, `${JSON.stringify(schema)} is not a schema; read as any value`);
+  return {};
+}
+
+/** One keyword of an object schema, cleaned into `cleaned.out` (or left out). */
+function cleanKeyword(schema: JsonObject, key: string, cleaned: CleanedObject, path: string, walk: Walk): void {
+  const value = schema[key];
+  const { out } = cleaned;
+  if (key.startsWith('x-') || DROPPED_AFTER_INLINING.has(key)) return;
+  if (key === 'type') {
+    const type = normalizeType(value, path, walk.warn);
+    if (type !== undefined) out.type = type;
+    return;
+  }
+  if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+    // Draft-04 form: {minimum: 0, exclusiveMinimum: true} says {exclusiveMinimum: 0} in every later draft.
+    const bound = schema[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+    if (value && typeof bound === 'number') out[key] = bound;
+    walk.warn(childPath(path, key), `draft-04 boolean ${key} rewritten in the numeric form later drafts use`);
+    return;
+  }
+  if (key === 'required' && typeof value === 'boolean') {
+    walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
+    return;
+  }
+  const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
+  const shaped = isSlot ? shapeSchemaSlot(key, value, slotKind(key), path, walk.warn) : shapeKeyword(key, value, path, walk.warn);
+  if (!shaped.keep) return;
+  setOwn(out, key, isSlot ? cleanSlot(key, value, cleaned, path, walk) : copyJson(shaped.value));
+}
+
+/** A schema-valued keyword: one schema, a list of them, or a map of names to them. */
+function cleanSlot(key: string, value: unknown, cleaned: CleanedObject, path: string, walk: Walk): unknown {
+  const keyPath = childPath(path, key);
+  if (SCHEMA_ARRAY_KEYWORDS.has(key) && Array.isArray(value)) return value.map((item, i) => cleanSchema(item, indexPath(keyPath, i), walk));
+  if (SCHEMA_KEYWORDS.has(key) && typeof value === 'boolean') return value;
+  if (SCHEMA_KEYWORDS.has(key) && isObject(value)) return cleanSchema(value, keyPath, walk);
+  if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) return cleanSchemaMap(key, value, cleaned, keyPath, walk);
+  return copyJson(value);
+}
+
+/** properties, patternProperties, dependentSchemas, dependencies: each member cleaned on its own. */
+function cleanSchemaMap(key: string, value: JsonObject, cleaned: CleanedObject, keyPath: string, walk: Walk): JsonObject {
+  const map: JsonObject = {};
+  for (const name of Object.keys(value)) {
+    const member = value[name];
+    if (key === 'patternProperties' && !isRegExp(name)) {
+      walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
+      continue;
+    }
+    // `dependencies` mixes schemas with arrays of property names.
+    const names = key === 'dependencies' && Array.isArray(member);
+    setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
+    if (key === 'properties' && isObject(member) && member.required === true) cleaned.requiredFromMembers.push(name);
+  }
+  return map;
 }
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
@@ -210,7 +203,6 @@ function inlineReference(schema: JsonObject, refKey: string, path: string, walk:
     walk.warn(refPath, `reference "${ref}" not inlined: the schema expands to more than ${MAX_INLINED} references`);
     inlined = { description: `Schema reference ${ref} (too large to inline)` };
   } else if (walk.refStack.includes(ref)) {
-    walk.recursive = true;
     walk.warn(refPath, `recursive reference "${ref}" cut after one level; the deeper level accepts any value of the same type`);
     const type = simpleType(target);
     inlined = { ...(type ? { type } : {}), description: `Recursive: same structure as ${ref}` };
@@ -249,9 +241,9 @@ function objectRoot(schema: unknown, warn: Warn): JsonObject {
 }
 
 export function cleanJsonSchema(inputSchema: unknown, warn: Warn): CleanResult {
-  const walk: Walk = { root: inputSchema, warn, refStack: [], recursive: false, inlined: 0, depth: 0 };
+  const walk: Walk = { root: inputSchema, warn, refStack: [], inlined: 0, depth: 0 };
   const cleaned = cleanSchema(inputSchema, '$', walk);
   const schema = objectRoot(cleaned, warn);
   delete schema.$schema;
-  return { schema, recursive: walk.recursive };
+  return { schema };
 }

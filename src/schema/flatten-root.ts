@@ -6,6 +6,7 @@
 import { childPath, indexPath } from './json-path';
 import { foldAllOf } from './merge-schemas';
 import { hasOwn, isObject, setOwn, type JsonObject, type Warn } from './types';
+import { shorten } from '../text';
 
 export interface FlattenResult {
   schema: JsonObject;
@@ -18,7 +19,7 @@ function describeBranch(branch: unknown): string {
   const required = Array.isArray(branch.required) ? branch.required.map(String) : [];
   const names = required.length ? required : isObject(branch.properties) ? Object.keys(branch.properties) : [];
   if (names.length) return names.join(' + ');
-  return typeof branch.description === 'string' ? branch.description : JSON.stringify(branch).slice(0, 80);
+  return typeof branch.description === 'string' ? branch.description : shorten(JSON.stringify(branch), 80);
 }
 
 function foldAlternatives(schema: JsonObject, key: 'anyOf' | 'oneOf', warn: Warn, notes: string[]): JsonObject {
@@ -66,7 +67,7 @@ export function flattenRoot(input: JsonObject, warn: Warn): FlattenResult {
   for (const key of ['not', 'enum', 'const'] as const) {
     if (key in schema) {
       const { [key]: value, ...rest } = schema;
-      notes.push(`Arguments ${key === 'not' ? 'must not match' : 'must equal one of'}: ${JSON.stringify(key === 'const' ? [value] : value).slice(0, 200)}.`);
+      notes.push(`Arguments ${key === 'not' ? 'must not match' : 'must equal one of'}: ${shorten(JSON.stringify(key === 'const' ? [value] : value), 200)}.`);
       warn(childPath('$', key), `top-level ${key} removed (providers reject it at the top level); stated in the description`);
       schema = rest;
     }

@@ -2,9 +2,10 @@
 // annotations it keeps (title, default, example) and the report of every keyword it drops.
 import { childPath } from './json-path';
 import { copyJson, isObject, type JsonObject, type Warn } from './types';
+import { shorten } from '../text';
 
 /** Keywords handled by the type-specific emitters or as annotations; anything else is reported. */
-export const HANDLED = new Set([
+const HANDLED = new Set([
   'type', 'title', 'description', 'default', 'example', 'examples', 'nullable', 'enum', 'const', 'format',
   'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
   'items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains',
@@ -16,10 +17,10 @@ export const HANDLED = new Set([
 
 export function short(value: unknown, max = 120): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+  return shorten(text, max);
 }
 
-export function sentence(text: string): string {
+function sentence(text: string): string {
   return /[.!?)]$/.test(text) ? text : text + '.';
 }
 

@@ -1,6 +1,9 @@
-// One Ajv per JSON Schema dialect. MCP's default dialect is 2020-12, but many servers (the official
-// server-everything among them) still declare draft-07, whose tuple form `items: [...]` 2020-12 rejects.
-import Ajv from 'ajv';
+// The one Ajv setup of the engine: one instance per JSON Schema dialect, formats on, lenient about
+// unknown keywords (servers write them), every error collected. MCP's default dialect is 2020-12, but
+// many servers (the official server-everything among them) still declare draft-07, whose tuple form
+// `items: [...]` 2020-12 rejects. Used for meta-schema checks (schema compiler), tool arguments and
+// structured results (MCP client), and flow tools' arguments (MCP endpoint).
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { isObject } from './types';
@@ -9,6 +12,18 @@ type AnyAjv = Ajv | Ajv2020;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
+// strict: false because servers in the wild add keywords of their own; logger: false because a
+// tolerated oddity is not worth a console line per compile.
+const OPTIONS = { strict: false, logger: false, allErrors: true, validateFormats: true } as const;
+
+function draft07Ajv(): Ajv {
+  return (draft07 ??= addFormats(new Ajv(OPTIONS)));
+}
+
+function draft2020Ajv(): Ajv2020 {
+  return (draft2020 ??= addFormats(new Ajv2020(OPTIONS)));
+}
+
 function usesTupleItems(schema: unknown, depth = 0): boolean {
   if (depth > 64 || typeof schema !== 'object' || schema === null) return false;
   if (Array.isArray(schema)) return schema.some((s) => usesTupleItems(s, depth + 1));
@@ -16,26 +31,68 @@ function usesTupleItems(schema: unknown, depth = 0): boolean {
   return Object.values(schema).some((v) => usesTupleItems(v, depth + 1));
 }
 
+function declaresDraft07OrOlder(schema: unknown): boolean {
+  return isObject(schema) && typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
+}
+
 /** The Ajv that understands this schema: draft-07 when it says so or uses tuple items, else 2020-12. */
 export function ajvFor(schema: unknown): AnyAjv {
-  const declared = isObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared) || usesTupleItems(schema)) {
-    draft07 ??= addFormats(new Ajv({ strict: false, logger: false, allErrors: true }));
-    return draft07;
-  }
-  draft2020 ??= addFormats(new Ajv2020({ strict: false, logger: false, allErrors: true }));
-  return draft2020;
+  return declaresDraft07OrOlder(schema) || usesTupleItems(schema) ? draft07Ajv() : draft2020Ajv();
+}
+
+/** The schema without `$schema`: the dialect picks the Ajv, the meta-schema URI need not be registered. */
+function withoutDialect(schema: object): object {
+  if (!isObject(schema) || !('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
 }
 
 /** Meta-schema problems of a schema, [] when it is valid JSON Schema. */
 export function metaSchemaProblems(schema: unknown): string[] {
-  // The dialect picks the Ajv; the meta-schema URI itself need not be registered.
-  let withoutDialect = schema;
-  if (isObject(schema) && '$schema' in schema) {
-    const { $schema: _dialect, ...rest } = schema;
-    withoutDialect = rest;
-  }
   const ajv = ajvFor(schema);
-  if (ajv.validateSchema(withoutDialect as object) === true) return [];
+  const checked = isObject(schema) ? withoutDialect(schema) : schema;
+  if (ajv.validateSchema(checked as object) === true) return [];
   return (ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+}
+
+/**
+ * Compiles with the dialect's Ajv, then with the other one (a schema that mixes dialects often
+ * compiles in one of them). Throws the first dialect's reason when neither can.
+ */
+function compileSchema(schema: object): ValidateFunction {
+  const preferred = ajvFor(schema);
+  const engines: AnyAjv[] = preferred === draft07Ajv() ? [draft07Ajv(), draft2020Ajv()] : [draft2020Ajv(), draft07Ajv()];
+  const body = withoutDialect(schema);
+  let firstError: unknown;
+  for (const engine of engines) {
+    try {
+      return engine.compile(body);
+    } catch (err) {
+      firstError ??= err;
+    } finally {
+      // Ajv keeps every schema object it saw (and its $id) in the instance: tool lists are re-read on
+      // every refresh and two servers may use one $id, so nothing is kept past this compile.
+      engine.removeSchema(body);
+    }
+  }
+  throw firstError;
+}
+
+/** Checks a value, answering undefined when it is valid, else "path: reason; path: reason". */
+export type ArgumentCheck = (value: unknown) => string | undefined;
+
+/** Compiles once; throws with the compiler's reason when the schema is not valid JSON Schema. */
+export function compileArgumentCheck(schema: object): ArgumentCheck {
+  const validate = compileSchema(schema);
+  return (value) => (validate(value) ? undefined : (validate.errors ?? []).map(describeSchemaError).join('; '));
+}
+
+/** One Ajv error as a person reads it: dotted path ("(arguments)" at the root), then the reason. */
+function describeSchemaError(e: ErrorObject): string {
+  const path = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
+  const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
+  if (e.keyword === 'required') return `${path === '(arguments)' ? '' : path + '.'}${params.missingProperty}: is required`;
+  if (e.keyword === 'additionalProperties') return `${path}: unknown property "${params.additionalProperty}"`;
+  if (e.keyword === 'enum') return `${path}: must be one of ${JSON.stringify(params.allowedValues)}`;
+  return `${path}: ${e.message}`;
 }

@@ -3,6 +3,7 @@
 // Numeric strings become numbers; anything else that cannot be read is dropped and reported.
 import { childPath } from './json-path';
 import { isObject, type Warn } from './types';
+import { shorten } from '../text';
 
 const NUMBERS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']);
@@ -97,6 +98,6 @@ export function shapeSchemaSlot(key: string, value: unknown, expects: 'schema' |
 
 function dropped(at: string, key: string, value: unknown, warn: Warn, why = 'has an invalid value'): Shaped {
   const shown = JSON.stringify(value) ?? String(value);
-  warn(at, `${key} ${why} (${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}); removed`);
+  warn(at, `${key} ${why} (${shorten(shown, 60)}); removed`);
   return DROP;
 }

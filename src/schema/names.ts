@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { setOwn } from './types';
 
 export const DECLARED_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-export const MAX_DECLARED_NAME = 64;
+const MAX_DECLARED_NAME = 64;
 const HASH_HEX = 8;
 
 export interface DeclareNamesOptions {
@@ -25,7 +25,7 @@ function withHash(base: string, hashSource: string): string {
 }
 
 /** The name a tool gets before collisions are considered. */
-export function sanitizeName(name: string, prefix = ''): string {
+function sanitizeName(name: string, prefix = ''): string {
   let out = (prefix + name).replace(/[^A-Za-z0-9_]/g, '_');
   if (out === '') out = '_';
   if (/^[0-9]/.test(out)) out = '_' + out;

@@ -6,6 +6,7 @@
 import { MAX_SCHEMA_DEPTH, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './clean-json-schema';
 import { GEMINI_FORMATS } from './gemini-schema';
 import { metaSchemaProblems } from './json-schema-dialect';
+import { resolvePointer } from './json-pointer';
 import { childPath, indexPath } from './json-path';
 import { DECLARED_NAME_PATTERN } from './names';
 import { hasOwn, isObject, type JsonObject } from './types';
@@ -17,7 +18,7 @@ import { hasOwn, isObject, type JsonObject } from './types';
 export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropic';
 
 /** Fields of Gemini's v1beta `Schema` message (gemini-api.md §3.1); anything else is "Unknown name … Cannot find field". */
-export const GEMINI_SCHEMA_FIELDS = new Set([
+const GEMINI_SCHEMA_FIELDS = new Set([
   'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems',
   'properties', 'required', 'minProperties', 'maxProperties', 'propertyOrdering', 'minLength', 'maxLength',
   'pattern', 'minimum', 'maximum', 'anyOf', 'default', 'example',
@@ -143,21 +144,8 @@ function checkJsonSchemaParameters(schema: unknown, at: string, problems: string
 
 function unresolvedRefs(root: JsonObject, at: string, problems: string[]): void {
   forEachSchema(root, at, (node, path) => {
-    if (typeof node.$ref === 'string' && !refResolves(root, node.$ref)) problems.push(`${path}.$ref: "${node.$ref}" does not resolve inside the schema`);
+    if (typeof node.$ref === 'string' && resolvePointer(root, node.$ref) === undefined) problems.push(`${path}.$ref: "${node.$ref}" does not resolve inside the schema`);
   });
-}
-
-function refResolves(root: JsonObject, ref: string): boolean {
-  if (ref === '#') return true;
-  if (!ref.startsWith('#/')) return false;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node) && !Array.isArray(node)) return false;
-    node = (node as Record<string, unknown>)[token];
-    if (node === undefined) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 // An `mcp-tool-in` node's settings turned into a tool definition, checked: the name pattern of
 // SPEC §8, schemas that compile, annotations limited to the four hints. Throws with what to fix.
-import { compileArgumentCheck, type ArgumentCheck } from './argument-validator';
+import { compileArgumentCheck, type ArgumentCheck } from '../schema/json-schema-dialect';
+import { pathOf, segmentsOf } from './object-graph/model';
 import type { Tool } from './types';
 
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -29,9 +30,8 @@ function jsonObject(value: unknown, what: string): Record<string, unknown> | und
 }
 
 /** `/home/bedroom/` and `home/bedroom` name the same subject. */
-export function normalisePath(path: string): string {
-  const parts = path.split('/').filter(Boolean);
-  return `/${parts.join('/')}`;
+function normalisePath(path: string): string {
+  return pathOf(segmentsOf(path));
 }
 
 export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings {

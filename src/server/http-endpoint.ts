@@ -8,6 +8,7 @@ import {
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
+  ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHttpHandler,
@@ -61,7 +62,7 @@ export class HttpServing {
       .catch((err: Error) => {
         this.options.onError?.(err);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' }, id: null }));
       });
   };
 
@@ -70,7 +71,7 @@ export class HttpServing {
     if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
-    const request = await toWebRequest(req, signal);
+    const request = await toWebRequest(req, { signal });
     const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
@@ -82,7 +83,7 @@ export class HttpServing {
     const sessionId = request.headers.get('mcp-session-id');
     if (request.method === 'POST') {
       const body = await parseBody(request);
-      if (body === INVALID) return jsonError(400, -32700, 'Parse error: the body is not JSON.');
+      if (body === INVALID) return jsonError(400, ProtocolErrorCode.ParseError, 'Parse error: the body is not JSON.');
       if (!sessionId && !(await isLegacyRequest(request, body))) return this.modern.fetch(request, { authInfo, parsedBody: body });
       return this.serveLegacy(request, sessionId, body, authInfo);
     }

@@ -1,5 +1,7 @@
 // The mcp-endpoint node's settings as flow JSON gives them (strings, numeric strings, newline
 // lists), checked and given their defaults in one place.
+import { lines } from '../settings-values';
+
 export interface EndpointSettings {
   path: string;
   name: string;
@@ -12,11 +14,6 @@ export interface EndpointSettings {
   maxDepth: number;
   maxSubjects: number;
   xiaozhiEndpoint: string | undefined;
-}
-
-export function lines(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  return typeof value === 'string' ? value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) : [];
 }
 
 function positive(value: unknown, fallback: number): number {

@@ -35,13 +35,6 @@ export interface FlowTool {
   invoke(call: ToolCall): Promise<CallToolResult>;
 }
 
-export class ToolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolError';
-  }
-}
-
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

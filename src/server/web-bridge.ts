@@ -1,5 +1,6 @@
-// Carries one request between Node-RED's Express (node:http req/res) and the MCP server SDK, which
-// speaks web-standard Request/Response and ships no node:http adapter of its own.
+// Carries one request between node:http (Node-RED's Express, the example servers, the test peers) and
+// a handler that speaks web-standard Request/Response (the MCP server SDK's transports), since the
+// SDK ships no node:http adapter of its own.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 async function readBody(req: IncomingMessage & { body?: unknown }): Promise<Uint8Array> {
@@ -12,18 +13,28 @@ async function readBody(req: IncomingMessage & { body?: unknown }): Promise<Uint
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-export async function toWebRequest(req: IncomingMessage & { originalUrl?: string }, signal: AbortSignal): Promise<Request> {
+export interface WebRequestOptions {
+  /** Aborts the handler's work when the client goes away. */
+  signal?: AbortSignal;
+  /**
+   * The origin the request URL is built on. The default is a fixed one: Host may be foreign (DNS
+   * rebinding), so it stays a header and never becomes the URL. A server that builds absolute URLs
+   * from the request (OAuth metadata) passes its own public origin.
+   */
+  origin?: string;
+}
+
+export async function toWebRequest(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
-  // Host may be foreign (DNS rebinding); the URL is built on a fixed origin and Host stays a header.
-  return new Request(new URL(req.originalUrl ?? req.url ?? '/', 'http://node-red.invalid'), {
+  return new Request(new URL(req.originalUrl ?? req.url ?? '/', options.origin ?? 'http://node-red.invalid'), {
     method: req.method,
     headers,
     body: hasBody ? ((await readBody(req)) as unknown as BodyInit) : undefined,
-    signal,
+    signal: options.signal,
   });
 }
 

@@ -48,7 +48,7 @@ class WebSocketServerTransport implements Transport {
 }
 
 /** Where the link goes, safe to show: scheme, host and path, never the query (the token). */
-export function describeEndpointUrl(url: string): string {
+function describeEndpointUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;

@@ -13,7 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../servers/node-web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
 
 export type HostileMode = 'ok' | 'garbage-json' | 'html' | 'echo-headers';
 
@@ -93,7 +93,7 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     });
     try {
       await server.connect(transport);
-      const request = await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`);
+      const request = await toWebRequest(req, { origin: `http://${req.headers.host ?? '127.0.0.1'}` });
       noteCancellations(await request.clone().text());
       const response = await transport.handleRequest(request);
       await sendWebResponse(response, res);

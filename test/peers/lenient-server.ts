@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../servers/node-web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
 import type { HttpEndpoint } from '../../servers/todo/http-transport';
 
 const text = { type: 'object', properties: { text: { type: 'string' } } };
@@ -75,7 +75,7 @@ export async function startLenientServer(): Promise<HttpEndpoint> {
   });
   const http = createServer((req, res) => {
     void (async () => {
-      const request = await toWebRequest(req, `http://${req.headers.host ?? 'localhost'}`);
+      const request = await toWebRequest(req, { origin: `http://${req.headers.host ?? 'localhost'}` });
       const odd = await oddResultResponse(request.clone());
       await sendWebResponse(odd ?? (await handler.fetch(request)), res);
     })().catch((err: Error) => {

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../servers/node-web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
 
 export interface PaginatedServerOptions {
   /** Number of tools (default 7). */
@@ -97,7 +97,7 @@ async function serveStateless(server: Server, req: IncomingMessage, res: ServerR
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const response = await transport.handleRequest(await toWebRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`));
+    const response = await transport.handleRequest(await toWebRequest(req, { origin: `http://${req.headers.host ?? '127.0.0.1'}` }));
     await sendWebResponse(response, res);
   } catch (err) {
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

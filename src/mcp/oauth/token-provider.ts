@@ -132,7 +132,7 @@ export class OAuthTokenProvider implements AuthProvider {
   }
 }
 
-export function signInRequired(serverUrl: string, why: string): McpNodeError {
+function signInRequired(serverUrl: string, why: string): McpNodeError {
   return new McpNodeError(
     `${serverUrl}: ${why}: open this mcp-server node in the editor and click Authorize to sign in`,
     'sign-in needed',

@@ -6,7 +6,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v) && !(v instanceof Uint8Array);
 
-export function isUnitProperty(v: unknown): v is { value: unknown; unit?: unknown } {
+function isUnitProperty(v: unknown): v is { value: unknown; unit?: unknown } {
   if (!isPlainObject(v) || !('value' in v)) return false;
   return Object.keys(v).every((k) => k === 'value' || k === 'unit');
 }

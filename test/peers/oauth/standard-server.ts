@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { freePort } from '../free-port';
 import { protectedMcp, type ProtectedMcp } from './protected-mcp';
-import { sendWebResponse, toWebRequest } from '../../../servers/node-web-bridge';
+import { sendWebResponse, toWebRequest } from '../../../src/server/web-bridge';
 
 export interface StandardOAuthServer {
   issuer: string;
@@ -78,7 +78,7 @@ export async function startStandardOAuthServer(o: { accessTokenTtl?: number } = 
       return;
     }
     if (path === '/mcp') {
-      void (async () => sendWebResponse(await mcp.fetch(await toWebRequest(req, issuer)), res))().catch((err: Error) => {
+      void (async () => sendWebResponse(await mcp.fetch(await toWebRequest(req, { origin: issuer })), res))().catch((err: Error) => {
         if (!res.headersSent) res.writeHead(500);
         res.end(String(err.message));
       });
