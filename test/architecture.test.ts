@@ -1,0 +1,86 @@
+// The house rules of issue 11, checked on the real source tree so they cannot rot: the engine
+// (src/) knows nothing of Node-RED, the import graph has no cycle, and node adapters stay thin.
+// Imports are read with TypeScript's own pre-processor (the same one tsc uses to find files).
+import { strict as assert } from 'node:assert';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = resolve(__dirname, '..');
+const MAX_NODE_ADAPTER_LINES = 120;
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every import/export/require specifier of a file, type-only ones included. */
+function specifiers(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return info.importedFiles.map((f) => f.fileName);
+}
+
+function resolveLocal(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [base + '.ts', join(base, 'index.ts'), base]) {
+    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+const rel = (p: string) => relative(ROOT, p);
+
+describe('architecture: the rules of the house, on the real tree', () => {
+  const files = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'nodes')), ...tsFiles(join(ROOT, 'servers'))];
+  const graph = new Map(files.map((f) => [f, specifiers(f)]));
+
+  it('reads the whole engine and every adapter (the check is not vacuous)', () => {
+    assert.ok(files.filter((f) => rel(f).startsWith('src/')).length > 80, 'src/ has its modules');
+    assert.ok(files.filter((f) => rel(f).startsWith('nodes/')).length > 20, 'nodes/ has its adapters');
+    const edges = [...graph.values()].flat().filter((s) => s.startsWith('.')).length;
+    assert.ok(edges > 300, `relative imports found: ${edges}`);
+  });
+
+  it('src/ imports nothing from nodes/ and no Node-RED package', () => {
+    const offences: string[] = [];
+    for (const [file, specs] of graph) {
+      if (!rel(file).startsWith('src/')) continue;
+      for (const spec of specs) {
+        const target = resolveLocal(file, spec);
+        if (target && rel(target).startsWith('nodes/')) offences.push(`${rel(file)} → ${spec}`);
+        if (/^(node-red|@node-red\/|node-red-)/.test(spec)) offences.push(`${rel(file)} → ${spec}`);
+      }
+    }
+    assert.deepEqual(offences, []);
+  });
+
+  it('the import graph of src/, nodes/ and servers/ has no cycle (type-only imports included)', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      state.set(file, 'open');
+      for (const spec of graph.get(file) ?? []) {
+        const target = resolveLocal(file, spec);
+        if (!target || !graph.has(target)) continue;
+        if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].map(rel).join(' → '));
+        else if (!state.has(target)) visit(target, [...path, target]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file, [file]);
+    assert.deepEqual(cycles, []);
+  });
+
+  it(`every nodes/*.ts adapter is at most ${MAX_NODE_ADAPTER_LINES} lines`, () => {
+    const long = readdirSync(join(ROOT, 'nodes'))
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => ({ n, lines: readFileSync(join(ROOT, 'nodes', n), 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_NODE_ADAPTER_LINES)
+      .map((f) => `${f.n}: ${f.lines}`);
+    assert.deepEqual(long, []);
+  });
+});
