@@ -10,7 +10,7 @@ import { runAgent } from '../src/gemini/agent-loop';
 import { mcpExecutor } from '../src/gemini/auto-executor';
 import { createGeminiClient, resolveApiKey, DEFAULT_BASE_URL } from '../src/gemini/client';
 import { MaxStepsError } from '../src/gemini/errors';
-import { FlowCallRouter } from '../src/gemini/flow-executor';
+import { FlowCallRouter, type FlowResult } from '../src/gemini/flow-executor';
 import { contextKey, promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
 import { buildCatalog, type MessageTools, type ServerSource } from '../src/gemini/tool-catalog';
 import { secrets } from '../src/secrets';
@@ -76,7 +76,7 @@ export = function register(RED: RED) {
       if (extras.takeApprovalAnswer(msg)) return; // releases a call waiting for approval
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
-        if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as any)) {
+        if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as FlowResult)) {
           throw new McpNodeError(t('gemini-agent.errors.late-result', { agent: msg._agent }), t('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
         }
         return;
@@ -101,8 +101,8 @@ export = function register(RED: RED) {
           systemInstruction,
           catalog,
           executor: extras.guard(
-            toolMode === 'flow' ? router.executor((call) => send([null, call as unknown as NodeMessage]), timeoutMs) : mcpExecutor(),
-            (request) => send([null, null, request as unknown as NodeMessage]),
+            toolMode === 'flow' ? router.executor((call) => send([null, { ...call }]), timeoutMs) : mcpExecutor(),
+            (request) => send([null, null, { ...request }]),
           ),
           maxSteps,
           functionCalling,
@@ -145,7 +145,7 @@ export = function register(RED: RED) {
           tools: msg.tools,
           names: mcp.names,
           server: mcp.server,
-          raw: Array.isArray(mcp.tools) ? (mcp.tools as any[]) : undefined,
+          raw: Array.isArray(mcp.tools) ? (mcp.tools as NonNullable<MessageTools['raw']>) : undefined,
           provider: serverNode?.provider,
         },
       ];

@@ -139,6 +139,6 @@ export = function (RED: RED) {
       },
     );
   }
-  RED.nodes.registerType('mcp-call-tool', McpCallToolNode as any);
+  RED.nodes.registerType('mcp-call-tool', McpCallToolNode);
 };
 

@@ -45,7 +45,7 @@ export function registerGeminiAdminRoutes(RED: RED): void {
 
   // Answers pass the secret gate: a model that repeats the key, or a server's echoed token, is masked.
   const gate = scrubAnswers((req) => [...secretsInBody(req), storedKey(RED, req.body ?? {})]);
-  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), gate, async (req: any, res: any) => {
+  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), gate, async (req, res) => {
     const body = req.body ?? {};
     const secrets: Array<string | undefined> = [];
     try {
@@ -57,7 +57,7 @@ export function registerGeminiAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), gate, async (req: any, res: any) => {
+  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), gate, async (req, res) => {
     try {
       const { rows, missing } = serverRows(RED, (req.body ?? {}).config ?? {});
       const catalog = await buildCatalog(rows.map((r) => r.source));
@@ -101,14 +101,14 @@ function serverRows(RED: RED, config: TestConfig): { rows: Array<{ id: string; s
 // blank means the environment's GEMINI_API_KEY / GOOGLE_API_KEY, as at runtime.
 function storedKey(RED: RED, body: { id?: unknown }): string | undefined {
   if (typeof body.id !== 'string' || !body.id) return undefined;
-  return ((RED.nodes as any).getCredentials?.(body.id) as { apiKey?: string } | undefined)?.apiKey;
+  return (RED.nodes.getCredentials(body.id) as { apiKey?: string } | undefined)?.apiKey;
 }
 
 function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }): string {
   const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
   if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);
   if (typed === PASSWORD_PLACEHOLDER && typeof body.id === 'string' && body.id) {
-    const stored = (RED.nodes as any).getCredentials?.(body.id) as { apiKey?: string } | undefined;
+    const stored = RED.nodes.getCredentials(body.id) as { apiKey?: string } | undefined;
     if (stored?.apiKey) return resolveApiKey(stored.apiKey);
   }
   return resolveApiKey(undefined);

@@ -28,7 +28,7 @@ export function registerServerAdminRoutes(RED: RED): void {
   registeredOn.add(RED.httpAdmin);
   registerPromptResourceRoutes(RED); // GET /mcp-server/:id/prompts and /resources
 
-  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req: any, res: any) => {
+  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req, res) => {
     const server = getServerNode(RED, req.params.id);
     if (!server) return res.status(404).json({ error: 'mcp-server not deployed: deploy the flow first, or use Test connection' });
     try {
@@ -41,7 +41,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req, res) => {
     const body = req.body ?? {};
     const config = body.config ?? {};
     const token = tokenFor(RED, body);
@@ -69,7 +69,7 @@ export function registerServerAdminRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req, res) => {
     const body = req.body ?? {};
     let session: McpSession | undefined;
     try {
@@ -99,14 +99,14 @@ export function registerServerAdminRoutes(RED: RED): void {
 function tokenFor(RED: RED, body: { id?: unknown; token?: unknown }): string | undefined {
   const token = typeof body.token === 'string' ? body.token : undefined;
   if (token && token !== PASSWORD_PLACEHOLDER) return token;
-  const stored = typeof body.id === 'string' && body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
+  const stored = typeof body.id === 'string' && body.id ? RED.nodes.getCredentials(body.id) : undefined;
   return stored?.token;
 }
 
 // Secret header/env entries: what the dialog typed ({headers, env} object), else the stored credential.
 function secretsFor(RED: RED, body: { id?: unknown; secrets?: unknown }): unknown {
   if (body.secrets && typeof body.secrets === 'object') return body.secrets;
-  const stored = typeof body.id === 'string' && body.id ? (RED.nodes as any).getCredentials?.(body.id) : undefined;
+  const stored = typeof body.id === 'string' && body.id ? RED.nodes.getCredentials(body.id) : undefined;
   return stored?.secrets;
 }
 
