@@ -46,7 +46,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: HTTP ${status} ${clip(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
   }
   if (isTimeout(err)) {
-    return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
+    return new McpNodeError(`${where}: no answer within ${+(timeoutMs / 1000).toFixed(3)} s (request timed out)`, 'timeout', 'TIMEOUT');
   }
   const cause = rootCause(err);
   const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;

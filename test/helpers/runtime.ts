@@ -59,13 +59,13 @@ export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any
 
 export const nextMessage = (nodeId: string, ms?: number) => nextMessages(nodeId, 1, ms).then((m) => m[0]);
 
-/** Every log event the runtime writes while `fn` runs (to prove secrets stay out of logs). */
-export function captureLogs(): { lines: () => string[]; restore: () => void } {
+/**
+ * Every log event the runtime writes from now until the flow is unloaded (to prove secrets stay out
+ * of logs). The helper's spy is removed by `helper.unload()`, so there is nothing to restore here.
+ */
+export function captureLogs(): { lines: () => string[] } {
   const spy = helper.log();
-  return {
-    lines: () => spy.args.map((a: any[]) => JSON.stringify(a[0])),
-    restore: () => undefined,
-  };
+  return { lines: () => spy.args.map((a: any[]) => JSON.stringify(a[0])) };
 }
 
 export function send(nodeId: string, msg: Record<string, unknown>): void {

@@ -2,6 +2,7 @@
 //   add-tool  registers one more tool and sends notifications/tools/list_changed
 //   wait      runs until the client cancels it, then appends "cancelled <id>" to $LIFECYCLE_LOG
 //   exit      answers, then the process exits (the server "goes away")
+// Every tools/list request appends "list <pid>" to $LIFECYCLE_LOG (tests count them to prove caching).
 import { appendFileSync } from 'node:fs';
 import { Server, type Tool } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -17,7 +18,10 @@ const tools: Tool[] = [
 ];
 
 const server = new Server({ name: 'lifecycle', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-server.setRequestHandler('tools/list', () => ({ tools }));
+server.setRequestHandler('tools/list', () => {
+  log(`list ${process.pid}`);
+  return { tools };
+});
 server.setRequestHandler('tools/call', async (request, extra) => {
   const name = request.params.name;
   if (name === 'add-tool') {
