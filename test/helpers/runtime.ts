@@ -41,12 +41,17 @@ export async function load(flow: FlowNode[], credentials: Record<string, unknown
   await helper.load([...mcpNodes, catchNode, functionNode, ...extraNodes] as any, [tab, ...nodes] as any, credentials as any);
 }
 
-/** Resolves with the next `count` messages a helper node receives (rejects after `ms`). */
+/**
+ * Resolves with the next `count` messages a helper node receives (rejects after `ms`). A wait that
+ * loses a race (the answer came, not the Catch) ends when the flow is unloaded, so its timer does
+ * not keep the test process alive.
+ */
 export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any[]> {
   const node = helper.getNode(nodeId);
   const got: any[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${nodeId}: got ${got.length}/${count} messages within ${ms} ms`)), ms);
+    node.on('close', () => clearTimeout(timer));
     node.on('input', (msg: any) => {
       got.push(msg);
       if (got.length === count) {
