@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { freePort } from '../test/peers/free-port';
 import { startHostileHttpServer } from '../test/peers/hostile-http-server';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const home = require('../scripts/node-red-home.cjs') as { RED_JS: string; SETTINGS_FILE: string; prepareUserDir(dir: string): unknown };
 
 const CALLS = Number(process.env.SOAK_CALLS ?? 40_000);

@@ -6,6 +6,8 @@ import type * as NodeRed from 'node-red';
 
 export type NodeMessage = NodeRed.NodeMessage;
 export type NodeStatus = NodeRed.NodeStatus;
+/** A context scope (node, flow or global) with its callback API, which asynchronous stores need. */
+export type ContextStore = NodeRed.NodeContextData;
 
 export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 export type DoneFn = (err?: Error) => void;
