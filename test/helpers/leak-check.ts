@@ -10,8 +10,11 @@ import type { ChildProcess } from 'node:child_process';
 import { Socket as UdpSocket } from 'node:dgram';
 import { Server, Socket } from 'node:net';
 
-/** How long closes already under way (a server's close callback, a child's exit) may take to settle. */
-const SETTLE_MS = 3000;
+/**
+ * How long closes already under way (a server's close callback, a child's exit) may take to settle.
+ * Longer than the 5 s Node-RED's runtime gives every WebSocket upgrade (inboundWebSocketTimeout).
+ */
+const SETTLE_MS = 6000;
 
 interface TrackedTimer {
   hasRef(): boolean;
