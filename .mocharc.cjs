@@ -4,6 +4,7 @@ module.exports = {
   extension: ['ts'],
   spec: process.env.MOCHA_SPEC ? process.env.MOCHA_SPEC.split(',') : ['test/**/*.test.ts'],
   timeout: 30000,
-  exit: true,
+  // No `exit: true`: the run must end by itself. leak-check names whatever would keep it alive.
+  require: ['test/helpers/leak-check.ts'],
   reporter: 'spec',
 };

@@ -61,7 +61,7 @@ export = function (RED: RED) {
     });
   }
 
-  RED.nodes.registerType('esp32-listener', Esp32ListenerNode as any, {
+  RED.nodes.registerType('esp32-listener', Esp32ListenerNode, {
     credentials: {
       tokens: { type: 'password' },
       username: { type: 'text' },

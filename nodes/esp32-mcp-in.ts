@@ -39,5 +39,5 @@ export = function (RED: RED) {
     });
   }
 
-  RED.nodes.registerType('esp32-mcp-in', Esp32McpInNode as any);
+  RED.nodes.registerType('esp32-mcp-in', Esp32McpInNode);
 };

@@ -8,14 +8,14 @@ import { AgentRunner } from '../src/gemini/agent-runner';
 import { mcpExecutor } from '../src/gemini/auto-executor';
 import { resolveApiKey } from '../src/gemini/client';
 import { MaxStepsError } from '../src/gemini/errors';
-import { FlowCallRouter } from '../src/gemini/flow-executor';
+import { FlowCallRouter, type FlowResult } from '../src/gemini/flow-executor';
 import { promptContents, sessionKey, trimHistory } from '../src/gemini/memory';
 import { buildCatalog } from '../src/gemini/tool-catalog';
 import { secrets } from '../src/secrets';
 import { nodeEnvLookup } from './lib/node-env';
 import { handleInput } from './lib/input-handler';
 import { statusWriter } from './lib/node-status';
-import type { Node, NodeDef, NodeMessage, RED } from './lib/red-types';
+import type { Node, NodeDef, RED } from './lib/red-types';
 import { translator } from './lib/i18n';
 import { agentExtras, ownSystemInstruction } from './lib/agent-approval-and-prompt';
 import { agentServers, messageTools } from './lib/agent-servers';
@@ -50,7 +50,7 @@ export = function register(RED: RED) {
       if (extras.takeApprovalAnswer(msg)) return; // releases a call waiting for approval
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
-        if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as Parameters<FlowCallRouter['deliver']>[1])) {
+        if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as FlowResult)) {
           throw new McpNodeError(t('gemini-agent.errors.late-result', { agent: msg._agent }), t('gemini-agent.status.late-result'), 'GEMINI_LATE_RESULT');
         }
         return;
@@ -73,8 +73,8 @@ export = function register(RED: RED) {
           systemInstruction,
           catalog,
           executor: extras.guard(
-            toolMode === 'flow' ? router.executor((call) => send([null, call as unknown as NodeMessage]), timeoutMs) : mcpExecutor(),
-            (request) => send([null, null, request as unknown as NodeMessage]),
+            toolMode === 'flow' ? router.executor((call) => send([null, { ...call }]), timeoutMs) : mcpExecutor(),
+            (request) => send([null, null, { ...request }]),
           ),
           signal: closing.signal,
           onText: (text, step) => send([null, { ...msg, topic: 'chunk', payload: text, gemini: { step, sessionId: session } }]),

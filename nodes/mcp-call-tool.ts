@@ -71,5 +71,5 @@ export = function (RED: RED) {
       }
     });
   }
-  RED.nodes.registerType('mcp-call-tool', McpCallToolNode as any);
+  RED.nodes.registerType('mcp-call-tool', McpCallToolNode);
 };

@@ -72,7 +72,7 @@ export = function (RED: RED) {
     });
   }
 
-  RED.nodes.registerType('mcp-endpoint', McpEndpointNode as any, {
+  RED.nodes.registerType('mcp-endpoint', McpEndpointNode, {
     credentials: { tokens: { type: 'password' }, xiaozhiEndpoint: { type: 'password' } },
   });
 };

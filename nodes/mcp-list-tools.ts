@@ -66,5 +66,5 @@ export = function (RED: RED) {
     statusWriter(RED, node).note = () =>
       lastMissing.length ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) } : undefined;
   }
-  RED.nodes.registerType('mcp-list-tools', McpListToolsNode as any);
+  RED.nodes.registerType('mcp-list-tools', McpListToolsNode);
 };

@@ -74,7 +74,7 @@ export = function (RED: RED) {
       },
     );
   }
-  RED.nodes.registerType('mcp-prompt', McpPromptNode as any);
+  RED.nodes.registerType('mcp-prompt', McpPromptNode);
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -90,5 +90,5 @@ export = function (RED: RED) {
       },
     );
   }
-  RED.nodes.registerType('mcp-resource', McpResourceNode as any);
+  RED.nodes.registerType('mcp-resource', McpResourceNode);
 };

@@ -84,7 +84,7 @@ export = function (RED: RED) {
     });
   }
 
-  RED.nodes.registerType('mcp-server', McpServerNode as any, {
+  RED.nodes.registerType('mcp-server', McpServerNode, {
     // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
     // secretNames: their names only, so the editor can list them without ever receiving a value;
     // oauthState: the sign-in (tokens), written by the OAuth routes and refreshes, never in the dialog.

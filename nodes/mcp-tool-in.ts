@@ -48,5 +48,5 @@ export = function (RED: RED) {
       done();
     });
   }
-  RED.nodes.registerType('mcp-tool-in', McpToolInNode as any);
+  RED.nodes.registerType('mcp-tool-in', McpToolInNode);
 };

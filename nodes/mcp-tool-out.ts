@@ -55,5 +55,5 @@ export = function (RED: RED) {
       );
     });
   }
-  RED.nodes.registerType('mcp-tool-out', McpToolOutNode as any);
+  RED.nodes.registerType('mcp-tool-out', McpToolOutNode);
 };

@@ -19,10 +19,10 @@ export function errorMessage(err: unknown): string {
 
 /** The deepest useful cause of a network failure (fetch hides ECONNREFUSED in `cause`). */
 export function rootCause(err: unknown): string {
-  let e: any = err;
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
   for (let i = 0; i < 5 && e; i++) {
     if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return e.code;
-    if (e.cause) e = e.cause;
+    if (e.cause) e = e.cause as typeof e;
     else break;
   }
   return errorMessage(err);

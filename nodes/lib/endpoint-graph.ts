@@ -6,19 +6,17 @@ import { ObjectGraph } from '../../src/server/object-graph/graph-tools';
 import { contextExpression, parseRoot, type GraphRoot, type RootSpec } from '../../src/server/object-graph/source';
 import type { EndpointSettings } from '../../src/server/settings';
 import type { McpEndpointConfigNode } from './endpoint-config';
-import type { RED } from './red-types';
-
-type Store = { get(key: string, store: string | undefined, cb: (err: Error | null, v: unknown) => void): void; set(key: string, v: unknown, store: string | undefined, cb: (err?: Error | null) => void): void };
+import type { ContextStore as Store, RED } from './red-types';
 
 function contextFor(RED: RED, node: McpEndpointConfigNode, spec: RootSpec): Store {
-  if (spec.scope === 'global') return (node.context() as unknown as { global: Store }).global;
+  if (spec.scope === 'global') return node.context().global;
   let onTab: string | undefined;
   RED.nodes.eachNode((n) => {
     if (!onTab && n.z === spec.tab && RED.nodes.getNode(n.id)) onTab = n.id;
   });
   const user = onTab ? RED.nodes.getNode(onTab) : null;
   if (!user) throw new Error(`flow:${spec.tab} has no deployed node, so its flow context cannot be reached; check the tab id in the endpoint's roots`);
-  return (user.context() as unknown as { flow: Store }).flow;
+  return user.context().flow;
 }
 
 export function graphRoots(RED: RED, node: McpEndpointConfigNode, settings: EndpointSettings): GraphRoot[] {

@@ -25,7 +25,8 @@ export type Translate = (key: string, subs?: Record<string, unknown>) => string;
 /** `namespace` is the node type whose locale file holds the keys (keys start with it too). */
 export function translator(RED: RED, namespace: string): Translate {
   return (key, subs = {}) => {
-    const v = RED._(key, subs);
+    // i18next formats any substitution value; the published type only lists strings and numbers.
+    const v = RED._(key, subs as Record<string, string | number>);
     if (v && v !== key) return v;
     let node: unknown = catalogue(namespace);
     for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];

@@ -43,7 +43,8 @@ export function shortStatus(err: Error): string {
 /** Promise form of RED.util.evaluateNodeProperty (the callback form also covers async context stores). */
 export function evaluateProperty(RED: RED, node: Node, value: unknown, type: string | undefined, msg: NodeMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    RED.util.evaluateNodeProperty(value, type || 'str', node, msg, (err, res) => (err ? reject(err) : resolve(res)));
+    // The editor stores strings; a hand-edited flow may hold other JSON, which the runtime takes as is.
+    RED.util.evaluateNodeProperty(value as string, type || 'str', node, msg, (err, res) => (err ? reject(err) : resolve(res)));
   });
 }
 

@@ -8,7 +8,7 @@ import type { Node, RED } from './red-types';
 
 export function nodeEnvLookup(RED: RED, node: Node): EnvLookup {
   return (name) => {
-    const value = (RED.util as unknown as { getSetting(n: Node, k: string): unknown }).getSetting(node, name);
+    const value: unknown = RED.util.getSetting(node, name); // undefined when nothing defines it
     return value === undefined || value === null ? undefined : String(value);
   };
 }
@@ -20,7 +20,7 @@ export function nodeEnvLookup(RED: RED, node: Node): EnvLookup {
  */
 export function withStdioPaths(RED: RED, settings: McpServerSettings): McpServerSettings {
   if (settings.transport !== 'stdio') return settings;
-  const userDir = (RED.settings as { userDir?: string }).userDir;
+  const userDir = RED.settings.userDir;
   const searchPaths = [userDir, packageRoot()].filter((p): p is string => !!p);
   const resolved = resolveStdioCommand(settings, searchPaths);
   return userDir ? { ...resolved, env: { NODE_RED_USER_DIR: userDir, ...resolved.env } } : resolved;

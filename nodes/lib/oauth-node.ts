@@ -13,7 +13,7 @@ export function oauthClientOf(
   nodeId: string | undefined,
   typed: { clientId?: unknown; clientSecret?: unknown } = {},
 ): { clientId?: string; clientSecret?: string } {
-  const stored = (nodeId ? (RED.nodes as any).getCredentials?.(nodeId) : undefined) ?? {};
+  const stored = (nodeId ? RED.nodes.getCredentials(nodeId) : undefined) ?? {};
   const pick = (v: unknown, fallback: unknown) =>
     typeof v === 'string' && v.trim() && v !== PASSWORD_PLACEHOLDER ? v.trim() : typeof fallback === 'string' && fallback ? fallback : undefined;
   return { clientId: pick(typed.clientId, stored.clientId), clientSecret: pick(typed.clientSecret, stored.clientSecret) };

@@ -15,10 +15,7 @@ import type { RED } from './red-types';
 const FILE_NAME = 'mcp-oauth-tokens.json';
 
 export function oauthStateStore(RED: RED, nodeId: string): OAuthStateStore {
-  const nodes = RED.nodes as RED['nodes'] & {
-    getCredentials(id: string): Record<string, string> | undefined;
-    addCredentials(id: string, creds: Record<string, string>): void;
-  };
+  const nodes = RED.nodes;
   return {
     load() {
       const fromCredentials = parseState(nodes.getCredentials(nodeId)?.oauthState);
@@ -31,7 +28,7 @@ export function oauthStateStore(RED: RED, nodeId: string): OAuthStateStore {
       const creds = { ...(nodes.getCredentials(nodeId) ?? {}) };
       if (state) creds.oauthState = JSON.stringify(state);
       else delete creds.oauthState;
-      nodes.addCredentials(nodeId, creds);
+      void nodes.addCredentials(nodeId, creds);
       tokenFile(RED)?.update(nodeId, state);
     },
   };

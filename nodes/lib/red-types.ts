@@ -1,67 +1,48 @@
-// The slice of Node-RED's runtime API these adapters use, typed once so every node is strict.
-export interface NodeMessage {
-  _msgid?: string;
-  payload?: unknown;
-  topic?: string;
-  [key: string]: unknown;
-}
+// Node-RED's runtime API as published in @types/node-red (DefinitelyTyped), under the short names
+// the adapters import. Where a node needs more than the published types say (editor settings on the
+// node definition, credentials read by key, the admin credential store), the widening is written here
+// once, so the node files stay free of `any` and of casts.
+import type * as NodeRed from 'node-red';
 
-export type SendFn = (msg: NodeMessage | null | Array<NodeMessage | NodeMessage[] | null>) => void;
+export type NodeMessage = NodeRed.NodeMessage;
+export type NodeStatus = NodeRed.NodeStatus;
+/** A context scope (node, flow or global) with its callback API, which asynchronous stores need. */
+export type ContextStore = NodeRed.NodeContextData;
+
+export type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 export type DoneFn = (err?: Error) => void;
 
-export interface NodeStatus {
-  fill?: 'red' | 'green' | 'yellow' | 'blue' | 'grey';
-  shape?: 'ring' | 'dot';
-  text?: string;
+/** Credentials a node reads by key (`node.credentials.apiKey`); absent until the user sets one. */
+export type NodeCredentials = Record<string, string | undefined>;
+
+export type Node<TCreds extends object = NodeCredentials> = NodeRed.Node<TCreds>;
+
+/** A node's definition from the flow file: the standard fields plus the editor's settings. */
+export interface NodeDef extends NodeRed.NodeDef {
+  [setting: string]: unknown;
 }
 
-export interface Node {
-  id: string;
-  type: string;
-  name?: string;
-  z?: string;
-  credentials?: Record<string, string | undefined>;
-  on(event: 'input', handler: (msg: NodeMessage, send: SendFn, done: DoneFn) => void): void;
-  on(event: 'close', handler: (removed: boolean, done: () => void) => void): void;
-  on(event: string, handler: (...args: any[]) => void): void;
-  send(msg: NodeMessage | null | Array<NodeMessage | null>): void;
-  status(status: NodeStatus | Record<string, never>): void;
-  log(msg: unknown): void;
-  warn(msg: unknown): void;
-  error(msg: unknown, m?: NodeMessage): void;
-  debug(msg: unknown): void;
-  trace(msg: unknown): void;
-  context(): { get(key: string, store?: string, cb?: (err: Error | null, v: unknown) => void): unknown; set(key: string, value: unknown, store?: string, cb?: (err?: Error | null) => void): void };
-  receive(msg: NodeMessage): void;
-}
+export type RED = NodeRed.NodeAPI;
 
-export interface NodeDef {
-  id: string;
-  type: string;
-  name?: string;
-  z?: string;
-  [key: string]: unknown;
-}
+/** The constructor Node-RED calls with `new` for each deployed node of a type. */
+export type NodeConstructor<TNode extends Node = Node> = NodeRed.NodeConstructor<TNode, NodeDef, NodeCredentials>;
 
-export interface RED {
-  nodes: {
-    createNode(node: Node, def: NodeDef): void;
-    registerType(type: string, ctor: (this: Node, def: NodeDef) => void, opts?: { credentials?: Record<string, { type: string }>; settings?: Record<string, unknown> }): void;
-    getNode(id: string): Node | null;
-    eachNode(cb: (n: NodeDef) => void): void;
-  };
-  util: {
-    evaluateNodeProperty(value: unknown, type: string, node: Node, msg: NodeMessage | undefined, cb: (err: Error | null, res: unknown) => void): void;
-    setMessageProperty(msg: NodeMessage, prop: string, value: unknown, createMissing?: boolean): boolean;
-    getMessageProperty(msg: NodeMessage, prop: string): unknown;
-    cloneMessage<T>(msg: T): T;
-  };
-  httpAdmin: any;
-  httpNode: any;
-  server: import('node:http').Server;
-  auth: { needsPermission(permission: string): (req: any, res: any, next: () => void) => void };
-  settings: Record<string, any>;
-  events?: import('node:events').EventEmitter;
-  log: { info(m: unknown): void; warn(m: unknown): void; error(m: unknown): void; debug(m: unknown): void; trace(m: unknown): void };
-  _(key: string, subs?: Record<string, unknown>): string;
+// The published registerType infers the credential type from the `credentials` option and then
+// rejects a constructor typed for credentials read by key. Our nodes all read credentials by key,
+// so this overload states that shape once instead of a cast at every registration.
+// (Inside the module block the registry's own names shadow ours, hence the aliases.)
+type KeyedCredentials = NodeCredentials;
+type AdapterNode = Node;
+type AdapterNodeDef = NodeDef;
+declare module '@node-red/registry' {
+  interface NodeAPINodes {
+    registerType<TNode extends AdapterNode>(
+      type: string,
+      constructor: NodeConstructor<TNode, AdapterNodeDef, KeyedCredentials>,
+      opts?: { credentials?: Record<string, NodeCredential>; settings?: Record<string, NodeSetting<unknown>> },
+    ): void;
+    // The runtime answers undefined for a node without stored credentials (not `object`).
+    getCredentials(id: string): KeyedCredentials | undefined;
+    addCredentials(id: string, creds: KeyedCredentials): Promise<void>;
+  }
 }

@@ -1,6 +1,7 @@
 // The gate every text leaving one of our nodes passes (CONVENTIONS 18): status, log lines, errors
 // (incl. the one handed to done() that a Catch node sees), sent messages and admin-route answers
 // are scrubbed by the package's one scrubber (src/secrets.ts), whatever produced the text.
+import type { Request, RequestHandler } from 'express';
 import { secrets } from '../../src/secrets';
 import type { Node, NodeMessage, SendFn } from './red-types';
 
@@ -13,7 +14,7 @@ export function guardNode(node: Node): void {
   if (n[GUARDED]) return;
   n[GUARDED] = true;
   const status = node.status.bind(node);
-  node.status = (s) => status(s && typeof (s as { text?: unknown }).text === 'string' ? { ...s, text: secrets.scrub((s as { text: string }).text) } : s);
+  node.status = (s) => status(typeof s === 'string' ? secrets.scrub(s) : typeof s?.text === 'string' ? { ...s, text: secrets.scrub(s.text) } : s);
   for (const method of LOG_METHODS) {
     const original = (node[method] as (m: unknown) => void).bind(node);
     node[method] = (m: unknown) => original(scrubLogged(m));
@@ -42,15 +43,15 @@ function scrubLogged(m: unknown): unknown {
  * Express middleware for our admin routes: every JSON answer is scrubbed, with `extraFrom(req)`
  * (a token or key typed into an undeployed dialog) masked as well.
  */
-export function scrubAnswers(extraFrom: (req: any) => Array<string | undefined> = () => []) {
-  return (req: any, res: any, next: () => void) => {
+export function scrubAnswers(extraFrom: (req: Request) => Array<string | undefined> = () => []): RequestHandler {
+  return (req, res, next) => {
     const json = res.json.bind(res);
     res.json = (body: unknown) => json(secrets.scrubValue(body, extraFrom(req)));
     next();
   };
 }
 
-export function secretsInBody(req: any): Array<string | undefined> {
+export function secretsInBody(req: Request): Array<string | undefined> {
   const body = req?.body ?? {};
   const out: Array<string | undefined> = [];
   for (const key of ['token', 'apiKey']) if (typeof body[key] === 'string') out.push(body[key]);

@@ -13,6 +13,6 @@ export interface McpServerConfigNode extends Node {
 
 export function getServerNode(RED: RED, id: unknown): McpServerConfigNode | undefined {
   if (typeof id !== 'string' || !id) return undefined;
-  const n = RED.nodes.getNode(id) as McpServerConfigNode | null;
-  return n && typeof (n as any).register === 'function' ? n : undefined;
+  const n: Node | null = RED.nodes.getNode(id);
+  return n && 'register' in n && typeof n.register === 'function' ? (n as McpServerConfigNode) : undefined;
 }

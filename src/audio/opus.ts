@@ -74,7 +74,7 @@ export class OpusEncoder {
     this.encoder = new Encoder({ channels: 1, sample_rate: this.sampleRate, application: 'voip' });
     this.encoder.signal = 'voice';
     this.encoder.bitrate = options.bitrate ?? 24000;
-    this.encoder.complexity = (options.complexity ?? 5) as any;
+    this.encoder.complexity = (options.complexity ?? 5) as Encoder['complexity'];
   }
 
   /** Opus packets for every whole frame in what was pushed so far; the rest waits for more. */

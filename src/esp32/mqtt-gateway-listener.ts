@@ -27,7 +27,8 @@ import {
 // aedes 1.x is an ES module; loading it with import() keeps this CommonJS build working on every Node 20.
 const MAX_EARLY_MESSAGES = 16;
 
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+// (tsc's CommonJS output would turn a literal import() into require(), which cannot load an ES module there.)
+const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
 export class MqttGatewayListener implements Esp32Listener {
   readonly transport = 'mqtt-gateway' as const;
@@ -60,8 +61,8 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   async start(): Promise<void> {
-    const { Aedes } = await importEsm('aedes');
-    const broker: Aedes = await Aedes.createBroker({ authenticate: (c: Client, u: string | undefined, p: Buffer | undefined, cb: any) => this.authenticate(c, p, cb) });
+    const { Aedes } = await importEsm<typeof import('aedes')>('aedes');
+    const broker: Aedes = await Aedes.createBroker({ authenticate: (c, _u, p, cb) => this.authenticate(c, p, cb) });
     this.broker = broker;
     broker.on('clientReady', (client) => this.onClient(client));
     broker.on('clientDisconnect', (client) => this.onGone(client));
@@ -103,7 +104,7 @@ export class MqttGatewayListener implements Esp32Listener {
     ]);
   }
 
-  private authenticate(client: Client, password: Buffer | undefined, cb: (err: AuthenticateError | null, ok?: boolean) => void): void {
+  private authenticate(client: Client, password: Buffer | undefined, cb: (err: AuthenticateError | null, ok: boolean | null) => void): void {
     const deviceId = deviceIdFromMqttClientId(client.id);
     const fail = (returnCode: number, message: string) => {
       this.settings.log?.warn(`esp32 gateway: refused MQTT client: ${message}`);

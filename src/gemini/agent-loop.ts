@@ -2,7 +2,7 @@
 // drops call ids). Each model turn is a step: the model's content is appended exactly as received
 // (thought signatures are opaque and must come back byte for byte), every call of the step runs in
 // parallel, and one role:"user" content carries one functionResponse per call, same order, same id.
-import type { Content, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import type { Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { MaxStepsError, toGeminiError } from './errors';
 import { runCall } from './run-call';
 import type { AgentResult, FunctionCallingMode, ToolCatalog, ToolExecutor, TraceCall, TraceStep, Usage } from './types';
@@ -78,7 +78,7 @@ function requestConfig(req: AgentRequest): GenerateContentConfig {
   if (req.temperature !== undefined) config.temperature = req.temperature;
   if (req.catalog.declarations.length > 0) {
     config.tools = [{ functionDeclarations: req.catalog.declarations }];
-    config.toolConfig = { functionCallingConfig: { mode: req.functionCalling as any } };
+    config.toolConfig = { functionCallingConfig: { mode: req.functionCalling as FunctionCallingConfigMode } };
   }
   return config;
 }
@@ -124,7 +124,7 @@ async function callModel(req: AgentRequest, contents: Content[], base: GenerateC
 
 function definedOnly(reply: ModelReply): Partial<ModelReply> {
   const out: Partial<ModelReply> = {};
-  for (const [k, v] of Object.entries(reply)) if (v !== undefined && k !== 'content') (out as any)[k] = v;
+  for (const [k, v] of Object.entries(reply)) if (v !== undefined && k !== 'content') (out as Record<string, unknown>)[k] = v;
   return out;
 }
 

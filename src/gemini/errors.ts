@@ -26,13 +26,13 @@ export function unwrapGeminiMessage(raw: string): GoogleError {
     const text = current.message ?? '';
     const start = text.indexOf('{');
     if (start < 0) break;
-    let parsed: any;
+    let parsed: { error?: unknown } | null;
     try {
       parsed = JSON.parse(text.slice(start));
     } catch {
       break;
     }
-    const inner = parsed && typeof parsed === 'object' ? (parsed.error ?? parsed) : undefined;
+    const inner = (parsed && typeof parsed === 'object' ? (parsed.error ?? parsed) : undefined) as { code?: unknown; status?: unknown; message?: unknown } | undefined;
     if (!inner || typeof inner.message !== 'string') break;
     current = {
       // The outer wrapper the SDK invents carries the HTTP reason phrase ("Not Found") as status;

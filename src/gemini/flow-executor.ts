@@ -85,8 +85,8 @@ export class FlowCallRouter {
 
 function outcomeFromFlow(result: FlowResult): CallOutcome {
   if (result.error !== undefined && result.error !== null && result.error !== false) {
-    const e = result.error as any;
-    return { response: { error: typeof e === 'string' ? e : (e?.message ?? JSON.stringify(e)) }, isError: true };
+    const e = result.error as string | { message?: unknown };
+    return { response: { error: typeof e === 'string' ? e : (e.message ?? JSON.stringify(e)) }, isError: true };
   }
   if (isCallToolResult(result.payload)) return outcomeFromResult(result.payload);
   if (result.mcp?.isError || result.mcp?.result?.isError) {

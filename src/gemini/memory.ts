@@ -46,8 +46,8 @@ export function promptContents(payload: unknown, contentType?: unknown): Content
     return part ? [{ role: 'user', parts: [part] }] : undefined;
   }
   if (typeof payload === 'string') return payload.trim() ? [{ role: 'user', parts: [{ text: payload }] }] : undefined;
-  if (Array.isArray(payload) && payload.length > 0 && payload.every((c) => c && typeof c === 'object' && Array.isArray((c as any).parts))) {
-    return payload.map((c) => ({ role: (c as any).role ?? 'user', parts: (c as any).parts })) as Content[];
+  if (Array.isArray(payload) && payload.length > 0 && payload.every((c) => c && typeof c === 'object' && Array.isArray((c as Content).parts))) {
+    return (payload as Content[]).map((c) => ({ role: c.role ?? 'user', parts: c.parts }));
   }
   return undefined;
 }

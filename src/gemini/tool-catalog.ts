@@ -133,8 +133,9 @@ export function declarationsOf(tools: unknown): FunctionDeclaration[] {
   const list = Array.isArray(tools) ? tools : tools ? [tools] : [];
   const out: FunctionDeclaration[] = [];
   for (const t of list) {
-    if (t && Array.isArray((t as any).functionDeclarations)) out.push(...(t as any).functionDeclarations);
-    else if (t && typeof (t as any).name === 'string') out.push(t as FunctionDeclaration);
+    const declared = (t as { functionDeclarations?: unknown } | null)?.functionDeclarations;
+    if (Array.isArray(declared)) out.push(...(declared as FunctionDeclaration[]));
+    else if (t && typeof (t as { name?: unknown }).name === 'string') out.push(t as FunctionDeclaration);
   }
   return out;
 }

@@ -10,7 +10,7 @@ import type { CallOutcome } from './types';
 function resultValue(result: CallToolResult): unknown {
   const value = resultPayload(result, 'auto');
   if (!Array.isArray(value) || value !== result.content) return value;
-  return value.map((c: any) =>
+  return value.map((c: { type?: string; text?: string; mimeType?: string; resource?: { mimeType?: string } } | null) =>
     c?.type === 'text' ? { type: 'text', text: c.text } : { type: c?.type, mimeType: c?.mimeType ?? c?.resource?.mimeType, note: 'binary content omitted' },
   );
 }
@@ -26,5 +26,5 @@ export function outcomeFromError(err: unknown): CallOutcome {
 
 /** True when a value looks like an MCP CallToolResult (a flow handing back an mcp-call-tool result as is). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  return !!value && typeof value === 'object' && Array.isArray((value as any).content);
+  return !!value && typeof value === 'object' && Array.isArray((value as { content?: unknown }).content);
 }

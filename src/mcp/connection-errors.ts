@@ -49,7 +49,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: HTTP ${status} ${shorten(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
   }
   if (isTimeout(err)) {
-    return new McpNodeError(`${where}: no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`, 'timeout', 'TIMEOUT');
+    return new McpNodeError(`${where}: no answer within ${+(timeoutMs / 1000).toFixed(3)} s (request timed out)`, 'timeout', 'TIMEOUT');
   }
   const cause = rootCause(err);
   const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;
@@ -80,8 +80,8 @@ const ADVICE: Record<string, string> = {
 
 /** The innermost cause's own text ("other side closed", "getaddrinfo ENOTFOUND x.invalid"). */
 function causeMessage(err: unknown): string {
-  let e: any = err;
-  for (let i = 0; i < 5 && e?.cause; i++) e = e.cause;
+  let e: unknown = err;
+  for (let i = 0; i < 5 && (e as { cause?: unknown } | undefined)?.cause; i++) e = (e as { cause: unknown }).cause;
   return e && e !== err ? errorMessage(e) : '';
 }
 

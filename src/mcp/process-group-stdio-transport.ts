@@ -55,8 +55,8 @@ export class ProcessGroupStdioTransport implements Transport {
         }),
       );
       child.once('error', (err: NodeJS.ErrnoException) => {
-        const e = new Error(`cannot start "${command}": ${err.code ?? err.message}`, { cause: err });
-        (e as any).code = err.code;
+        const e: NodeJS.ErrnoException = new Error(`cannot start "${command}": ${err.code ?? err.message}`, { cause: err });
+        e.code = err.code;
         reject(e);
         this.onerror?.(e);
       });

@@ -85,7 +85,7 @@ export interface ResourceContent {
 }
 
 export function resourceContents(result: ReadResourceResult): ResourceContent[] {
-  return (result.contents ?? []).map((c: any) => ({
+  return (result.contents ?? []).map((c: { uri?: unknown; mimeType?: unknown; blob?: unknown; text?: unknown }) => ({
     uri: String(c.uri ?? ''),
     ...(typeof c.mimeType === 'string' ? { mimeType: c.mimeType } : {}),
     value: typeof c.blob === 'string' ? Buffer.from(c.blob, 'base64') : typeof c.text === 'string' ? c.text : '',

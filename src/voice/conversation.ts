@@ -80,7 +80,7 @@ export interface Conversation {
   on(event: 'audio', listener: (pcm: Int16Array) => void): this;
   on(event: 'listen', listener: (state: { state: string; mode?: ListenMode; text?: string }) => void): this;
   on(event: 'abort' | 'barge-in' | 'close', listener: () => void): this;
-  on(event: string, listener: (...args: any[]) => void): this;
+  on(event: string, listener: (...args: never[]) => void): this;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see above

@@ -1,7 +1,7 @@
 // Shared setup for the gemini-agent specs: the real Node-RED runtime (node-red-node-test-helper)
 // with our node modules loaded from their .ts sources, core catch/function nodes, a fake Gemini
 // per test and real MCP peers. `run()` resolves with whatever reaches the answer output or a Catch.
-import { fromRuntime, helper } from '../helpers/runtime';
+import { fromRuntime, helper, setEnv } from '../helpers/runtime';
 import { startFakeGemini as startFake, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 
@@ -16,9 +16,11 @@ const functionNode = require(fromRuntime('@node-red/nodes/core/function/10-funct
 
 export const ALL_NODES = [mcpServerNode, geminiAgentNode, catchNode, functionNode];
 
-/** Tests must not pick up a developer's real key or endpoint. */
-export function clearGeminiEnv(): void {
-  for (const k of ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_GENAI_API_VERSION', 'GOOGLE_GENAI_USE_VERTEXAI']) delete process.env[k];
+const GEMINI_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_GENAI_API_VERSION', 'GOOGLE_GENAI_USE_VERTEXAI'];
+
+/** Tests must not pick up a developer's real key or endpoint; the returned function puts them back. */
+export function clearGeminiEnv(): () => void {
+  return setEnv(Object.fromEntries(GEMINI_ENV.map((k) => [k, undefined])));
 }
 
 export interface ServerDef {
@@ -143,11 +145,15 @@ export interface AgentPeers {
  */
 export function useAgentPeers(options: { homeAssistant?: boolean } = {}): AgentPeers {
   const peers = {} as AgentPeers;
+  let restoreEnv = () => {};
   before((done) => {
-    clearGeminiEnv();
+    restoreEnv = clearGeminiEnv();
     helper.startServer(done);
   });
-  after(() => helper.stopServer());
+  after(async () => {
+    await helper.stopServer();
+    restoreEnv();
+  });
   beforeEach(async () => {
     peers.fake = await startFakeGemini();
     if (options.homeAssistant !== false) peers.ha = await startHomeAssistant();
@@ -156,7 +162,6 @@ export function useAgentPeers(options: { homeAssistant?: boolean } = {}): AgentP
     await helper.unload();
     await peers.fake.close();
     await peers.ha?.close();
-    clearGeminiEnv();
   });
   return peers;
 }

@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { everythingStdio } from '../peers/everything';
 import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
-import { allLogs, errorText, haServer, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
+import { allLogs, errorText, haServer, helper, loadAgent, run, type FakeGemini, type ServerDef, useAgentPeers } from './harness';
+import { fromRuntime, until } from '../helpers/runtime';
 import { freePort } from '../peers/free-port';
+
+const runtimeEvents = require(fromRuntime('@node-red/util')).events;
 
 const dottedServer: ServerDef = {
   id: 'otto',
@@ -68,6 +71,30 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
     assert.equal(answer.gemini.unavailable[0].server, 'Garage');
     assert.match(answer.gemini.unavailable[0].error, /ECONNREFUSED/);
     assert.match(allLogs(), /MCP server \\"Garage\\" is unavailable, so the agent runs without its tools/);
+  });
+
+  it("shows its own status over both servers (their tools added up), not the state of whichever server changed last", async () => {
+    const statuses: Array<{ fill?: string; shape?: string; text?: string }> = [];
+    const onStatus = (e: { id: string; status: (typeof statuses)[number] }) => void (e.id === 'agent' && statuses.push(e.status));
+    runtimeEvents.on('node-status', onStatus);
+    try {
+      await loadAgent({ fake, servers: [haServer(ha), dottedServer] });
+      fake.script(reply.text('ok'));
+      const { caught } = await run({ payload: 'hi' });
+      assert.equal(caught, undefined, caught && caught.error?.message);
+      const toolsOf = async (id: string) => (await helper.getNode(id).provider.listTools()).tools.length;
+      const [haTools, ottoTools] = [await toolsOf('ha'), await toolsOf('otto')];
+      assert.ok(haTools > 0 && ottoTools > 0);
+      const own = { fill: 'green', shape: 'dot', text: `${haTools + ottoTools} tools` };
+      await until(`the agent's status "${own.text}"`, () => statuses.at(-1)?.text === own.text);
+      // Only Otto's session changes now (a fresh tools/list): the agent still shows the total.
+      const seen = statuses.length;
+      await helper.getNode('otto').provider.listTools({ refresh: true });
+      await until("the agent's status written again after Otto's change", () => statuses.length > seen);
+      assert.deepEqual(statuses.slice(seen), [own]);
+    } finally {
+      runtimeEvents.off('node-status', onStatus);
+    }
   });
 
   it('fails (Catch) when the only configured server is down', async () => {

@@ -41,12 +41,17 @@ export async function load(flow: FlowNode[], credentials: Record<string, unknown
   await helper.load([...mcpNodes, catchNode, functionNode, ...extraNodes] as any, [tab, ...nodes] as any, credentials as any);
 }
 
-/** Resolves with the next `count` messages a helper node receives (rejects after `ms`). */
+/**
+ * Resolves with the next `count` messages a helper node receives (rejects after `ms`). A wait that
+ * loses a race (the answer came, not the Catch) ends when the flow is unloaded, so its timer does
+ * not keep the test process alive.
+ */
 export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any[]> {
   const node = helper.getNode(nodeId);
   const got: any[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${nodeId}: got ${got.length}/${count} messages within ${ms} ms`)), ms);
+    node.on('close', () => clearTimeout(timer));
     node.on('input', (msg: any) => {
       got.push(msg);
       if (got.length === count) {
@@ -59,13 +64,13 @@ export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any
 
 export const nextMessage = (nodeId: string, ms?: number) => nextMessages(nodeId, 1, ms).then((m) => m[0]);
 
-/** Every log event the runtime writes while `fn` runs (to prove secrets stay out of logs). */
-export function captureLogs(): { lines: () => string[]; restore: () => void } {
+/**
+ * Every log event the runtime writes from now until the flow is unloaded (to prove secrets stay out
+ * of logs). The helper's spy is removed by `helper.unload()`, so there is nothing to restore here.
+ */
+export function captureLogs(): { lines: () => string[] } {
   const spy = helper.log();
-  return {
-    lines: () => spy.args.map((a: any[]) => JSON.stringify(a[0])),
-    restore: () => undefined,
-  };
+  return { lines: () => spy.args.map((a: any[]) => JSON.stringify(a[0])) };
 }
 
 export function send(nodeId: string, msg: Record<string, unknown>): void {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, load, mcpNodes, nextMessage, send, sleep, startRuntime, stopRuntime, until } from '../helpers/runtime';
+import { helper, load, mcpNodes, nextMessage, send, startRuntime, stopRuntime, until } from '../helpers/runtime';
 
 function serverNode(logFile: string) {
   return {
@@ -78,18 +78,22 @@ describe('session lifecycle', function () {
     );
   });
 
-  it('refreshes the cached tool list when the server sends tools/list_changed', async () => {
-    await load(flow(join(dir, 'changed.log')));
+  it('serves the tool list from its cache and asks the server again once after tools/list_changed', async () => {
+    const logFile = join(dir, 'changed.log');
+    const listRequests = () => (readLog(logFile).match(/^list \d+$/gm) ?? []).length;
+    await load(flow(logFile));
     assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
+    assert.equal(listRequests(), 1, 'the first list asks the server');
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
+    assert.equal(listRequests(), 1, 'the second list comes from the cache');
     const added = nextMessage('out');
     send('call', { tool: 'add-tool', payload: {} });
     assert.equal((await added).payload, 'now 4 tools');
-    let names: string[] = [];
-    for (let i = 0; i < 50 && names.length !== 4; i++) {
-      names = await list();
-      if (names.length !== 4) await sleep(100);
-    }
-    assert.deepEqual(names, ['add-tool', 'wait', 'exit', 'added-3']);
+    // The session refreshes by itself shortly after the notification (it waits for a burst to end).
+    await until('one tools/list after tools/list_changed', () => listRequests() === 2);
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit', 'added-3']);
+    assert.deepEqual(await list(), ['add-tool', 'wait', 'exit', 'added-3']);
+    assert.equal(listRequests(), 2, 'the refreshed list is cached again: one request for the change, none per list');
   });
 
   it('reconnects by itself after the server goes away: status red, then green again', async () => {

@@ -86,10 +86,13 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
       if (peer.mode === 'html') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Please log in</body></html>');
       return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`cannot handle request with headers ${headerLine(req.headers)}`);
     }
-    const server = buildServer(req.headers);
+    // Ends a `slow` call whose client went away (or the peer stopped), so no wait outlives its request.
+    const gone = new AbortController();
+    const server = buildServer(req.headers, gone.signal);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       if (req.method === 'POST' && !res.writableFinished) peer.abortedRequests++;
+      gone.abort();
     });
     try {
       await server.connect(transport);
@@ -116,7 +119,7 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     }
   }
 
-  function buildServer(headers: IncomingHttpHeaders): Server {
+  function buildServer(headers: IncomingHttpHeaders, clientGone: AbortSignal): Server {
     const server = new Server({ name: 'hostile-peer', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', () => ({ tools: TOOLS }));
     server.setRequestHandler('tools/call', async (request) => {
@@ -126,7 +129,10 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
         case 'echo':
           return { content: [{ type: 'text', text: String(args.text ?? '') }] };
         case 'slow':
-          await new Promise((r) => setTimeout(r, Number(args.ms) || 0));
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Number(args.ms) || 0);
+            clientGone.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          });
           return { content: [{ type: 'text', text: 'slow answer' }] };
         case 'whoami':
           return { content: [{ type: 'text', text: `you sent ${headerLine(headers)}` }] };

@@ -10,7 +10,7 @@ import type { RED } from '../red-types';
 export function registerEsp32DeviceRoutes(RED: RED): void {
   const t = translator(RED, 'esp32-listener');
 
-  RED.httpAdmin.get('/esp32-listener/:id/devices', RED.auth.needsPermission('esp32-listener.read'), (req: any, res: any) => {
+  RED.httpAdmin.get('/esp32-listener/:id/devices', RED.auth.needsPermission('esp32-listener.read'), (req, res) => {
     const node = getListenerNode(RED, String(req.params.id));
     if (!node) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
     const listener = node.devices.listener;

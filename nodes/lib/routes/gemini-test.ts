@@ -25,7 +25,7 @@ type TestConfig = Record<string, unknown>;
 export function registerGeminiTestRoute(RED: RED): void {
   // Answers pass the secret gate: a model that repeats the key, or a server's echoed token, is masked.
   const gate = scrubAnswers((req) => [...secretsInBody(req), storedKey(RED, (req.body ?? {}).id)]);
-  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), gate, async (req: any, res: any) => {
+  RED.httpAdmin.post('/gemini-agent/test', RED.auth.needsPermission('gemini-agent.write'), gate, async (req, res) => {
     const body = req.body ?? {};
     const secrets: Array<string | undefined> = [];
     try {

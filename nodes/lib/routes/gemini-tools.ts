@@ -15,7 +15,7 @@ export function notDeployed(ids: string[]): string {
 }
 
 export function registerGeminiToolsRoute(RED: RED): void {
-  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
+  RED.httpAdmin.post('/gemini-agent/tools', RED.auth.needsPermission('gemini-agent.write'), scrubAnswers(secretsInBody), async (req, res) => {
     try {
       const { servers, missing } = agentServers(RED, ((req.body ?? {}).config ?? {}).servers);
       const sources = servers.map((s) => s.source);

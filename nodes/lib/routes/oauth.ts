@@ -5,6 +5,7 @@
 //                                       redirect carries no admin bearer, so no needsPermission: the
 //                                       single-use `state` from /start is the guard
 //   GET  /mcp-server/oauth/:id/status   (mcp-server.read) {signedIn, kind?, expiresAt?}; never a token
+import type { Response } from 'express';
 import { errorMessage } from '../../../src/errors';
 import { PendingSignIns } from '../../../src/mcp/oauth/pending-sign-ins';
 import { startSignIn } from '../../../src/mcp/oauth/sign-in';
@@ -22,7 +23,7 @@ export function registerOAuthRoutes(RED: RED): void {
   const pending = new PendingSignIns();
   const t = translator(RED, 'mcp-server');
 
-  RED.httpAdmin.post('/mcp-server/oauth/start', RED.auth.needsPermission('mcp-server.write'), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/oauth/start', RED.auth.needsPermission('mcp-server.write'), async (req, res) => {
     const body = req.body ?? {};
     const id = typeof body.id === 'string' && body.id ? body.id : '';
     try {
@@ -38,7 +39,7 @@ export function registerOAuthRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.get('/' + CALLBACK_PATH, async (req: any, res: any) => {
+  RED.httpAdmin.get('/' + CALLBACK_PATH, async (req, res) => {
     const params = new URLSearchParams(req.query as Record<string, string>);
     const entry = pending.take(params.get('state'));
     if (!entry) return page(res, 400, t('mcp-server.oauth.page.unknownState'));
@@ -53,8 +54,8 @@ export function registerOAuthRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.get('/mcp-server/oauth/:id/status', RED.auth.needsPermission('mcp-server.read'), (req: any, res: any) => {
-    const state = oauthStateStore(RED, req.params.id).load();
+  RED.httpAdmin.get('/mcp-server/oauth/:id/status', RED.auth.needsPermission('mcp-server.read'), (req, res) => {
+    const state = oauthStateStore(RED, String(req.params.id)).load();
     const url = typeof req.query.url === 'string' ? req.query.url : undefined;
     const signedIn = !!state && (!url || sameServer(state.serverUrl, url));
     res.json(signedIn ? { signedIn, kind: state!.kind, expiresAt: state!.expiresAt } : { signedIn: false });
@@ -70,7 +71,7 @@ function callbackUrl(v: unknown): string {
   return url.href;
 }
 
-function page(res: any, status: number, text: string): void {
+function page(res: Response, status: number, text: string): void {
   const safe = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   res.status(status)
     .set('Content-Type', 'text/html; charset=utf-8')

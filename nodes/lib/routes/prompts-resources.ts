@@ -11,7 +11,7 @@ import { getServerNode } from '../server-config';
 const NOT_DEPLOYED = 'mcp-server not deployed: deploy the flow first';
 
 export function registerPromptResourceRoutes(RED: RED): void {
-  RED.httpAdmin.get('/mcp-server/:id/prompts', RED.auth.needsPermission('mcp-server.read'), async (req: any, res: any) => {
+  RED.httpAdmin.get('/mcp-server/:id/prompts', RED.auth.needsPermission('mcp-server.read'), async (req, res) => {
     const server = getServerNode(RED, req.params.id);
     if (!server) return res.status(404).json({ error: NOT_DEPLOYED });
     try {
@@ -22,7 +22,7 @@ export function registerPromptResourceRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.get('/mcp-server/:id/resources', RED.auth.needsPermission('mcp-server.read'), async (req: any, res: any) => {
+  RED.httpAdmin.get('/mcp-server/:id/resources', RED.auth.needsPermission('mcp-server.read'), async (req, res) => {
     const server = getServerNode(RED, req.params.id);
     if (!server) return res.status(404).json({ error: NOT_DEPLOYED });
     try {

@@ -26,7 +26,7 @@ const ESP32_HINT = 'ESP32 devices connect to an esp32-listener';
 export function registerServerToolRoutes(RED: RED): void {
   const undeployed = new SettingsToolCache();
 
-  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req: any, res: any) => {
+  RED.httpAdmin.get('/mcp-server/:id/tools', RED.auth.needsPermission('mcp-server.read'), scrubAnswers(), async (req, res) => {
     const server = getServerNode(RED, req.params.id);
     if (!server) return res.status(404).json({ error: 'mcp-server not deployed: deploy the flow first, or use Test connection' });
     try {
@@ -37,7 +37,7 @@ export function registerServerToolRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/test', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req, res) => {
     let session: McpSession | undefined;
     try {
       const settings = dialogSettings(RED, req.body ?? {}, 'test-connection');
@@ -60,7 +60,7 @@ export function registerServerToolRoutes(RED: RED): void {
     }
   });
 
-  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req: any, res: any) => {
+  RED.httpAdmin.post('/mcp-server/tools', RED.auth.needsPermission('mcp-server.write'), scrubAnswers(secretsInBody), async (req, res) => {
     const body = req.body ?? {};
     try {
       const settings = dialogSettings(RED, body, 'editor-tools');

@@ -109,11 +109,16 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     }
     const step = typeof entry === 'function' ? entry(record) : entry;
     if (step.delayMs) {
-      // A client that gives up (abort, timeout) closes the connection while we wait.
-      res.on('close', () => {
-        if (!res.writableFinished) record.aborted = true;
+      // A client that gives up (abort, timeout) closes the connection while we wait; the wait ends
+      // with it, so no timer outlives the request.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, step.delayMs);
+        res.on('close', () => {
+          if (!res.writableFinished) record.aborted = true;
+          clearTimeout(timer);
+          resolve();
+        });
       });
-      await new Promise((r) => setTimeout(r, step.delayMs));
       if (record.aborted) return;
     }
     respond(res, step, model, body, streaming);

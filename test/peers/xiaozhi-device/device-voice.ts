@@ -83,6 +83,7 @@ export class DeviceVoice extends EventEmitter {
     voice.speaker.configure(reply.audio_params);
     udp = new DeviceUdpChannel(reply.udp, (opus) => voice.speaker.onAudio(opus));
     voice.udp = udp;
+    device.client.once('end', () => udp?.close()); // the UDP channel lives as long as the device's MQTT session
     return voice;
   }
 
