@@ -51,6 +51,6 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
     assert.deepEqual(off.content, [{ type: 'text', text: 'The desk lamp is now off.' }]);
     const bad = await client.callTool({ name: 'toggle_lamp', arguments: { lamp: 'garage' } });
     assert.equal(bad.isError, true);
-    assert.match((bad.content as any)[0].text, /Invalid arguments for toggle_lamp: lamp: must be equal to one of the allowed values/);
+    assert.match((bad.content as any)[0].text, /Invalid arguments for toggle_lamp: lamp: must be one of \["desk","porch"\]/);
   });
 });
