@@ -14,7 +14,6 @@ const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-
 async function main() {
   const peer = await startPaginatedServer({ toolCount: 3, pageSize: 10 });
 

@@ -19,7 +19,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'bench-token';
 const schema = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
 
-
 /** The bare SDK server: the same echo tool, answering what mcp-tool-out answers for an object payload. */
 async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(() => {
@@ -34,7 +33,9 @@ async function startBareServer(): Promise<{ url: string; close(): Promise<void> 
   const http = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    void toWebRequest(req, { signal: controller.signal }).then((r) => handler.fetch(r)).then((response) => sendWebResponse(response, res));
+    void toWebRequest(req, { signal: controller.signal })
+      .then((r) => handler.fetch(r))
+      .then((response) => sendWebResponse(response, res));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
@@ -87,7 +88,8 @@ async function main() {
   ] as const;
   console.log(`bench/endpoint: ${ROUNDS} rounds x (${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at concurrency ${CONCURRENCY}), node ${process.version}`);
   console.log('metric'.padEnd(42), 'bare SDK server'.padStart(16), 'tool-in->tool-out'.padStart(18), 'ratio'.padStart(8));
-  for (const [name, b, f, ratio] of rows) console.log(name.padEnd(42), b.toFixed(2).padStart(16), f.toFixed(2).padStart(18), `${ratio.toFixed(2)}x`.padStart(8));
+  for (const [name, b, f, ratio] of rows)
+    console.log(name.padEnd(42), b.toFixed(2).padStart(16), f.toFixed(2).padStart(18), `${ratio.toFixed(2)}x`.padStart(8));
   const throughput = Math.min(rows[1][3], rows[2][3]);
   console.log(`throughput ratio (worst of sequential and concurrent): ${throughput.toFixed(2)}x (goal >= 0.70x)`);
   await stopEndpointRuntime();

@@ -42,7 +42,12 @@ async function runDevices(url: string, n: number): Promise<void> {
     Array.from({ length: n }, (_, i) => XiaozhiWsDevice.connect({ url, deviceId: mac(i), token: TOKEN, fixture }).then((d) => devices.push(d))),
   );
   const failed = results.filter((r) => r.status === 'rejected');
-  process.send!({ kind: 'connected', ok: n - failed.length, failed: failed.length, firstError: failed[0] && String((failed[0] as PromiseRejectedResult).reason) });
+  process.send!({
+    kind: 'connected',
+    ok: n - failed.length,
+    failed: failed.length,
+    firstError: failed[0] && String((failed[0] as PromiseRejectedResult).reason),
+  });
 }
 
 // ---- parent: the listener -----------------------------------------------------------------

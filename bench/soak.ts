@@ -42,7 +42,13 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const collect = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter((l) => l.trim()));
+  const collect = (chunk: Buffer) =>
+    output.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim()),
+    );
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   try {
@@ -63,7 +69,9 @@ async function main(): Promise<void> {
     console.log(`soak: ${CALLS} calls through Node-RED (red.js) -> mcp-call-tool -> Streamable HTTP, ${CONCURRENCY} in flight`);
     console.log(`  answered ${soak.answered}, wrong ${soak.wrong}, failed (Catch) ${soak.failed}, lost ${soak.lost}`);
     if (soak.firstFailure) console.log(`  first failure: ${soak.firstFailure}`);
-    console.log(`  MaxListenersExceededWarning lines: ${warnings}; other process warnings: ${otherWarnings.length}${otherWarnings[0] ? ` (${otherWarnings[0]})` : ''}`);
+    console.log(
+      `  MaxListenersExceededWarning lines: ${warnings}; other process warnings: ${otherWarnings.length}${otherWarnings[0] ? ` (${otherWarnings[0]})` : ''}`,
+    );
     console.log(`  Node-RED heap after GC: ${(before / 1e6).toFixed(1)} MB before, ${(after / 1e6).toFixed(1)} MB after (growth ${growthMb.toFixed(1)} MB)`);
     console.log(`  ${(soak.ms / 1000).toFixed(1)} s, ${((soak.answered / soak.ms) * 1000).toFixed(0)} calls/s`);
     console.log(`  baseline (same run, http in -> http response, ${BASELINE_CALLS} calls): ${perPlain.toFixed(2)} ms/call wall at ${CONCURRENCY} in flight`);
@@ -92,7 +100,9 @@ function flow(mcpUrl: string) {
     { id: 'failure', type: 'function', z, func: 'msg.statusCode = 500; msg.payload = msg.error.message; return msg;', wires: [['reply']] },
     { id: 'heapIn', type: 'http in', z, url: '/soak/heap', method: 'get', wires: [['heap']] },
     {
-      id: 'heap', type: 'function', z,
+      id: 'heap',
+      type: 'function',
+      z,
       func: "const gc = global.get('gc'); for (let i = 0; i < 3; i++) gc(); msg.payload = String(global.get('memoryUsage')().heapUsed); return msg;",
       wires: [['reply']],
     },

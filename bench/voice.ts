@@ -54,7 +54,8 @@ async function main() {
   const catalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
   const live = await startVoiceListener(() => ({
     mode: 'live',
-    openLive: (_device, events) => LiveSession.open({ client, catalog, executor: async () => ({ response: { output: 'ok' }, isError: false }), secrets: [KEY] }, events),
+    openLive: (_device, events) =>
+      LiveSession.open({ client, catalog, executor: async () => ({ response: { output: 'ok' }, isError: false }), secrets: [KEY] }, events),
   }));
   const liveTotals = await turns(live.url, () => fake.live.script({ delayMs: DELAY }));
   await live.close();
@@ -62,11 +63,18 @@ async function main() {
   const base = median(baseline);
   console.log(`voice bench: fake Gemini answers after ${DELAY} ms; ${TURNS} turns per mode; median (max)`);
   console.log(`  baseline: bare SDK TTS call to the fake              ${ms(base)}`);
-  for (const [name, totals] of [['pipeline (utterance → TTS → device)', pipelineTotals], ['live (device ⇄ Live API)          ', liveTotals]] as const) {
+  for (const [name, totals] of [
+    ['pipeline (utterance → TTS → device)', pipelineTotals],
+    ['live (device ⇄ Live API)          ', liveTotals],
+  ] as const) {
     const m = median(totals);
-    console.log(`  ${name}  end of speech → first frame ${ms(m)} (${ms(max(totals))}); added over the ${DELAY} ms delay ${ms(m - DELAY)}; ratio to baseline ${(m / base).toFixed(2)}`);
+    console.log(
+      `  ${name}  end of speech → first frame ${ms(m)} (${ms(max(totals))}); added over the ${DELAY} ms delay ${ms(m - DELAY)}; ratio to baseline ${(m / base).toFixed(2)}`,
+    );
   }
-  console.log(`  (live includes the 40 ms pause between tts start and the first frame that the firmware needs; in pipeline mode tts start goes out before the TTS request, so the pause overlaps it)`);
+  console.log(
+    `  (live includes the 40 ms pause between tts start and the first frame that the firmware needs; in pipeline mode tts start goes out before the TTS request, so the pause overlaps it)`,
+  );
 
   cpu();
   await load(fake, client);
@@ -76,7 +84,15 @@ async function main() {
 /** The esp32-listener's WebSocket listener on a port of its own, with a voice hub on its audio seam. */
 async function startVoiceListener(options: (hub: () => VoiceHub) => VoiceHubOptions): Promise<{ url: string; close(): Promise<void> }> {
   const hub: VoiceHub = new VoiceHub(options(() => hub));
-  const listener = new WebSocketDeviceListener({ transport: 'websocket', port: 0, bind: '127.0.0.1', anonymous: true, audio: hub, path: '/xiaozhi/v1/', requestTimeoutMs: 10_000 });
+  const listener = new WebSocketDeviceListener({
+    transport: 'websocket',
+    port: 0,
+    bind: '127.0.0.1',
+    anonymous: true,
+    audio: hub,
+    path: '/xiaozhi/v1/',
+    requestTimeoutMs: 10_000,
+  });
   await listener.start();
   return {
     url: `ws://127.0.0.1:${listener.port}/xiaozhi/v1/`,
@@ -154,7 +170,9 @@ async function load(fake: Awaited<ReturnType<typeof startFakeGemini>>, client: R
   const t0 = performance.now();
   const bare = await Promise.all(
     Array.from({ length: LOAD }, () =>
-      client.models.generateContent({ model: 'gemini-3.8-flash-tts', contents: 'x', config: { responseModalities: ['AUDIO'] } }).then(() => performance.now() - t0),
+      client.models
+        .generateContent({ model: 'gemini-3.8-flash-tts', contents: 'x', config: { responseModalities: ['AUDIO'] } })
+        .then(() => performance.now() - t0),
     ),
   );
   for (let i = 0; i < LOAD; i++) fake.script({ ...reply.audio(ANSWER_PCM), delayMs: DELAY });
@@ -179,7 +197,7 @@ async function load(fake: Awaited<ReturnType<typeof startFakeGemini>>, client: R
   const lat = results.map((r) => r.latency);
   const underruns = results.reduce((n, r) => n + r.report.underruns, 0);
   const overflows = results.reduce((n, r) => n + r.report.overflows, 0);
-  const complete = results.filter((r) => Math.abs(r.report.playedMs - (ANSWER.samples.length / 24)) <= 60).length;
+  const complete = results.filter((r) => Math.abs(r.report.playedMs - ANSWER.samples.length / 24) <= 60).length;
   console.log(
     `  load: ${LOAD} devices at once (simulators, engine and fake in one process): end of speech → first frame median ${ms(median(lat))}, max ${ms(max(lat))}; ` +
       `added over the ${DELAY} ms delay median ${ms(median(lat) - DELAY)}, max ${ms(max(lat) - DELAY)} ` +

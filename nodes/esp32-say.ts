@@ -32,7 +32,15 @@ export = function register(RED: RED) {
       const stop = () => controller.abort();
       signal.addEventListener('abort', stop, { once: true });
       closing.signal.addEventListener('abort', stop, { once: true });
-      return synthesizeSpeech({ client, text, model, voice: voiceName, signal: controller.signal, secrets: [apiKey], endpoint: `${baseUrl ?? DEFAULT_BASE_URL}/${DEFAULT_API_VERSION}/models/${model}` }).finally(() => {
+      return synthesizeSpeech({
+        client,
+        text,
+        model,
+        voice: voiceName,
+        signal: controller.signal,
+        secrets: [apiKey],
+        endpoint: `${baseUrl ?? DEFAULT_BASE_URL}/${DEFAULT_API_VERSION}/models/${model}`,
+      }).finally(() => {
         signal.removeEventListener('abort', stop);
         closing.signal.removeEventListener('abort', stop);
       });
@@ -46,7 +54,8 @@ export = function register(RED: RED) {
         const deviceId = configuredDevice || String((msg.device as { id?: unknown } | undefined)?.id ?? '');
         if (!deviceId) throw new McpNodeError(t('esp32-say.errors.no-device'), t('esp32-say.status.no-device'), 'SAY_NO_DEVICE');
         const conversation = voice.conversation(deviceId);
-        if (!conversation) throw new McpNodeError(t('esp32-say.errors.not-connected', { device: deviceId }), t('esp32-say.status.not-connected'), 'SAY_NOT_CONNECTED');
+        if (!conversation)
+          throw new McpNodeError(t('esp32-say.errors.not-connected', { device: deviceId }), t('esp32-say.status.not-connected'), 'SAY_NOT_CONNECTED');
         const input = speechInput(msg.payload, msg.sampleRate);
         const display = typeof msg.display === 'string' && msg.display ? msg.display : undefined;
         const result = await conversation.speak(input, { display, tts: typeof input === 'string' ? synthesize : undefined });

@@ -40,7 +40,8 @@ export = function register(RED: RED) {
     const { servers, missing } = agentServers(RED, def.servers);
     for (const s of servers) s.node.register(node);
     if (extras.problem) node.error(extras.problem);
-    const missingError = () => new McpNodeError(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), t('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
+    const missingError = () =>
+      new McpNodeError(t('gemini-agent.errors.missing-server', { ids: missing.join(', ') }), t('gemini-agent.status.missing-server'), 'GEMINI_NO_SERVER');
     if (missing.length) {
       node.error(missingError().message);
       statusWriter(RED, node).fixed({ fill: 'red', shape: 'ring', text: t('gemini-agent.status.missing-server') });
@@ -62,7 +63,10 @@ export = function register(RED: RED) {
       const session = sessionKey(msg.sessionId, msg.topic);
       const earlier = memory === 'context' ? await history.load(session) : [];
       const systemInstruction = await extras.systemInstruction(await ownSystemInstruction(RED, node, def, msg));
-      const catalog = await buildCatalog(servers.map((s) => s.source), messageTools(RED, msg));
+      const catalog = await buildCatalog(
+        servers.map((s) => s.source),
+        messageTools(RED, msg),
+      );
       for (const w of catalog.warnings) node.debug(w);
       for (const u of catalog.unavailable) node.warn(t('gemini-agent.warnings.server-unavailable', { server: u.server, error: u.error }));
 
@@ -72,9 +76,8 @@ export = function register(RED: RED) {
           contents: [...earlier, ...prompt],
           systemInstruction,
           catalog,
-          executor: extras.guard(
-            toolMode === 'flow' ? router.executor((call) => send([null, { ...call }]), timeoutMs) : mcpExecutor(),
-            (request) => send([null, null, { ...request }]),
+          executor: extras.guard(toolMode === 'flow' ? router.executor((call) => send([null, { ...call }]), timeoutMs) : mcpExecutor(), (request) =>
+            send([null, null, { ...request }]),
           ),
           signal: closing.signal,
           onText: (text, step) => send([null, { ...msg, topic: 'chunk', payload: text, gemini: { step, sessionId: session } }]),

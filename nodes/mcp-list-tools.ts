@@ -36,33 +36,29 @@ export = function (RED: RED) {
     }
     if (!isToolFormat(format)) node.error(t('mcp-list-tools.errors.badFormat', { format }));
 
-    handleInput(
-      RED,
-      node,
-      async (msg: NodeMessage, send) => {
-        if (!server) throw new McpNodeError(t('mcp-list-tools.errors.noServer'), t('mcp-list-tools.status.noServer'), 'NO_SERVER');
-        if (!isToolFormat(format)) throw new McpNodeError(t('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
-        const started = Date.now();
-        const deviceId = (msg.device as { id?: string } | undefined)?.id;
-        const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
-        const tools = filterTools(listed.tools, include, exclude);
-        const compiled = compileTools(tools, format, { prefix: prefix || undefined });
-        const present = new Set(listed.tools.map((t) => t.name));
-        lastMissing = expected.filter((n) => !present.has(n));
-        if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
-        RED.util.setMessageProperty(msg, property, compiled.payload, true);
-        msg.mcp = {
-          server: listed.server,
-          tools,
-          names: compiled.names,
-          warnings: [...(listed.warnings ?? []), ...compiled.warnings],
-          missing: lastMissing,
-          pages: listed.pages,
-          durationMs: Date.now() - started,
-        };
-        send(msg);
-      },
-    );
+    handleInput(RED, node, async (msg: NodeMessage, send) => {
+      if (!server) throw new McpNodeError(t('mcp-list-tools.errors.noServer'), t('mcp-list-tools.status.noServer'), 'NO_SERVER');
+      if (!isToolFormat(format)) throw new McpNodeError(t('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
+      const started = Date.now();
+      const deviceId = (msg.device as { id?: string } | undefined)?.id;
+      const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
+      const tools = filterTools(listed.tools, include, exclude);
+      const compiled = compileTools(tools, format, { prefix: prefix || undefined });
+      const present = new Set(listed.tools.map((t) => t.name));
+      lastMissing = expected.filter((n) => !present.has(n));
+      if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
+      RED.util.setMessageProperty(msg, property, compiled.payload, true);
+      msg.mcp = {
+        server: listed.server,
+        tools,
+        names: compiled.names,
+        warnings: [...(listed.warnings ?? []), ...compiled.warnings],
+        missing: lastMissing,
+        pages: listed.pages,
+        durationMs: Date.now() - started,
+      };
+      send(msg);
+    });
     statusWriter(RED, node).note = () =>
       lastMissing.length ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) } : undefined;
   }

@@ -38,41 +38,42 @@ export = function (RED: RED) {
       if (!argumentsProp || argumentsType === 'default') return isObject(msg.payload) ? msg.payload : {};
       const value = await evaluateProperty(RED, node, argumentsProp, argumentsType, msg);
       if (value === undefined || value === null || value === '') return {};
-      if (!isObject(value)) throw new McpNodeError(t('mcp-prompt.errors.argsNotObject', { type: Array.isArray(value) ? 'array' : typeof value }), t('mcp-prompt.status.badArguments'), 'BAD_ARGUMENTS');
+      if (!isObject(value))
+        throw new McpNodeError(
+          t('mcp-prompt.errors.argsNotObject', { type: Array.isArray(value) ? 'array' : typeof value }),
+          t('mcp-prompt.status.badArguments'),
+          'BAD_ARGUMENTS',
+        );
       return value;
     }
 
-    handleInput(
-      RED,
-      node,
-      async (msg, send) => {
-        if (!server) throw new McpNodeError(t('mcp-prompt.errors.noServer'), t('mcp-prompt.status.noServer'), 'NO_SERVER');
-        const features = promptsAndResources(server.provider);
-        const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined;
-        const started = Date.now();
-        if (operation === 'list') {
-          const listed = await features.listPrompts({ timeoutMs });
-          msg.payload = listed.prompts;
-          msg.mcp = { server: server.provider.identity(), pages: listed.pages, durationMs: Date.now() - started };
-          send(msg);
-          return;
-        }
-        const name = configuredName || (typeof msg.prompt === 'string' ? msg.prompt.trim() : '');
-        if (!name) throw new McpNodeError(t('mcp-prompt.errors.noName'), t('mcp-prompt.status.noName'), 'NO_PROMPT');
-        const args = await argumentsOf(msg);
-        const result = await features.getPrompt(name, args, { timeoutMs });
-        msg.payload = result.messages;
-        msg.prompt = promptText(result);
-        msg.mcp = {
-          server: server.provider.identity(),
-          prompt: name,
-          arguments: args,
-          ...(result.description !== undefined ? { description: result.description } : {}),
-          durationMs: Date.now() - started,
-        };
+    handleInput(RED, node, async (msg, send) => {
+      if (!server) throw new McpNodeError(t('mcp-prompt.errors.noServer'), t('mcp-prompt.status.noServer'), 'NO_SERVER');
+      const features = promptsAndResources(server.provider);
+      const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined;
+      const started = Date.now();
+      if (operation === 'list') {
+        const listed = await features.listPrompts({ timeoutMs });
+        msg.payload = listed.prompts;
+        msg.mcp = { server: server.provider.identity(), pages: listed.pages, durationMs: Date.now() - started };
         send(msg);
-      },
-    );
+        return;
+      }
+      const name = configuredName || (typeof msg.prompt === 'string' ? msg.prompt.trim() : '');
+      if (!name) throw new McpNodeError(t('mcp-prompt.errors.noName'), t('mcp-prompt.status.noName'), 'NO_PROMPT');
+      const args = await argumentsOf(msg);
+      const result = await features.getPrompt(name, args, { timeoutMs });
+      msg.payload = result.messages;
+      msg.prompt = promptText(result);
+      msg.mcp = {
+        server: server.provider.identity(),
+        prompt: name,
+        arguments: args,
+        ...(result.description !== undefined ? { description: result.description } : {}),
+        durationMs: Date.now() - started,
+      };
+      send(msg);
+    });
   }
   RED.nodes.registerType('mcp-prompt', McpPromptNode);
 };

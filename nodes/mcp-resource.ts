@@ -40,7 +40,9 @@ export = function (RED: RED) {
     });
 
     statusWriter(RED, node).note = () =>
-      subscriptions.size ? { fill: 'green' as const, shape: 'dot' as const, text: t('mcp-resource.status.subscribed', { count: subscriptions.size }) } : undefined;
+      subscriptions.size
+        ? { fill: 'green' as const, shape: 'dot' as const, text: t('mcp-resource.status.subscribed', { count: subscriptions.size }) }
+        : undefined;
 
     function onUpdate(uri: string) {
       return (update: ResourceUpdate) => {
@@ -49,46 +51,42 @@ export = function (RED: RED) {
       };
     }
 
-    handleInput(
-      RED,
-      node,
-      async (msg, send) => {
-        if (!server) throw new McpNodeError(t('mcp-resource.errors.noServer'), t('mcp-resource.status.noServer'), 'NO_SERVER');
-        const features = promptsAndResources(server.provider);
-        const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined;
-        const identity = () => server.provider.identity();
-        const started = Date.now();
-        if (operation === 'list' || operation === 'templates') {
-          const listed = operation === 'list' ? await features.listResources({ timeoutMs }) : await features.listResourceTemplates({ timeoutMs });
-          msg.payload = 'resources' in listed ? listed.resources : listed.resourceTemplates;
-          msg.mcp = { server: identity(), pages: listed.pages, durationMs: Date.now() - started };
-          send(msg);
-          return;
-        }
-        const uri = configuredUri || (typeof msg.uri === 'string' ? msg.uri.trim() : '');
-        if (!uri) throw new McpNodeError(t('mcp-resource.errors.noUri'), t('mcp-resource.status.noUri'), 'NO_URI');
-        if (operation === 'subscribe') {
-          if (subscriptions.has(uri)) return; // already watching it: one message per update, not two
-          const unsubscribe = await features.subscribeResource(uri, onUpdate(uri), { timeoutMs });
-          if (closed) return void unsubscribe().catch((e) => node.debug(errorMessage(e)));
-          subscriptions.set(uri, unsubscribe);
-          return;
-        }
-        const result = await features.readResource(uri, { timeoutMs });
-        const contents = resourceContents(result);
-        if (contents.length === 0) throw new McpNodeError(t('mcp-resource.errors.empty', { uri }), t('mcp-resource.status.empty'), 'EMPTY_RESOURCE');
-        msg.payload = contents.length === 1 ? contents[0].value : contents.map((c) => c.value);
-        msg.contentType = contents[0].mimeType;
-        if (msg.contentType === undefined) delete msg.contentType;
-        msg.mcp = {
-          server: identity(),
-          uri,
-          contents: contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}) })),
-          durationMs: Date.now() - started,
-        };
+    handleInput(RED, node, async (msg, send) => {
+      if (!server) throw new McpNodeError(t('mcp-resource.errors.noServer'), t('mcp-resource.status.noServer'), 'NO_SERVER');
+      const features = promptsAndResources(server.provider);
+      const timeoutMs = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined;
+      const identity = () => server.provider.identity();
+      const started = Date.now();
+      if (operation === 'list' || operation === 'templates') {
+        const listed = operation === 'list' ? await features.listResources({ timeoutMs }) : await features.listResourceTemplates({ timeoutMs });
+        msg.payload = 'resources' in listed ? listed.resources : listed.resourceTemplates;
+        msg.mcp = { server: identity(), pages: listed.pages, durationMs: Date.now() - started };
         send(msg);
-      },
-    );
+        return;
+      }
+      const uri = configuredUri || (typeof msg.uri === 'string' ? msg.uri.trim() : '');
+      if (!uri) throw new McpNodeError(t('mcp-resource.errors.noUri'), t('mcp-resource.status.noUri'), 'NO_URI');
+      if (operation === 'subscribe') {
+        if (subscriptions.has(uri)) return; // already watching it: one message per update, not two
+        const unsubscribe = await features.subscribeResource(uri, onUpdate(uri), { timeoutMs });
+        if (closed) return void unsubscribe().catch((e) => node.debug(errorMessage(e)));
+        subscriptions.set(uri, unsubscribe);
+        return;
+      }
+      const result = await features.readResource(uri, { timeoutMs });
+      const contents = resourceContents(result);
+      if (contents.length === 0) throw new McpNodeError(t('mcp-resource.errors.empty', { uri }), t('mcp-resource.status.empty'), 'EMPTY_RESOURCE');
+      msg.payload = contents.length === 1 ? contents[0].value : contents.map((c) => c.value);
+      msg.contentType = contents[0].mimeType;
+      if (msg.contentType === undefined) delete msg.contentType;
+      msg.mcp = {
+        server: identity(),
+        uri,
+        contents: contents.map((c) => ({ uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}) })),
+        durationMs: Date.now() - started,
+      };
+      send(msg);
+    });
   }
   RED.nodes.registerType('mcp-resource', McpResourceNode);
 };

@@ -9,6 +9,15 @@ export function numberSetting(value: unknown, fallback: number | undefined): num
 
 /** Multi-line settings (include/exclude/expected/tokens/allow lists): one entry per non-blank line. */
 export function lines(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  return typeof value === 'string' ? value.split(/\r?\n/).map((s) => s.trim()).filter(Boolean) : [];
+  if (Array.isArray(value))
+    return value
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return typeof value === 'string'
+    ? value
+        .split(/\r?\n/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }

@@ -8,7 +8,10 @@ describe('admin routes: one registration for every dialog route', () => {
   function recordingRed() {
     const routes: string[] = [];
     const guards = new Map<unknown, string>();
-    const record = (method: string) => (path: string, ...handlers: unknown[]) => routes.push(`${method} ${path} ${guards.get(handlers[0]) ?? 'no permission'}`);
+    const record =
+      (method: string) =>
+      (path: string, ...handlers: unknown[]) =>
+        routes.push(`${method} ${path} ${guards.get(handlers[0]) ?? 'no permission'}`);
     const red = {
       httpAdmin: { get: record('GET'), post: record('POST') },
       auth: {

@@ -54,7 +54,10 @@ describe('POST /mcp-server/tools for an undeployed stdio server', function () {
     const logFile = join(dir, 'same.log');
     for (let refresh = 0; refresh < 2; refresh++) {
       const res = await helper.request().post('/mcp-server/tools').send(dialog(logFile)).expect(200);
-      assert.deepEqual(res.body.tools.map((t: { name: string }) => t.name), ['add-tool', 'wait', 'exit']);
+      assert.deepEqual(
+        res.body.tools.map((t: { name: string }) => t.name),
+        ['add-tool', 'wait', 'exit'],
+      );
     }
     assert.equal(entries(logFile, 'list').length, 1, readLog(logFile));
     const pids = entries(logFile, 'ready');
@@ -65,12 +68,20 @@ describe('POST /mcp-server/tools for an undeployed stdio server', function () {
   it('other settings are listed anew', async () => {
     const logFile = join(dir, 'changed.log');
     await helper.request().post('/mcp-server/tools').send(dialog(logFile)).expect(200);
-    await helper.request().post('/mcp-server/tools').send(dialog(logFile, { CHANGED: '1' })).expect(200);
+    await helper
+      .request()
+      .post('/mcp-server/tools')
+      .send(dialog(logFile, { CHANGED: '1' }))
+      .expect(200);
     assert.equal(entries(logFile, 'list').length, 2, readLog(logFile));
   });
 
   it('suggests the closest tool names (the runtime suggestion function) for a name the server does not have', async () => {
-    const res = await helper.request().post('/mcp-server/tools').send({ ...dialog(join(dir, 'near.log')), near: 'wiat' }).expect(200);
+    const res = await helper
+      .request()
+      .post('/mcp-server/tools')
+      .send({ ...dialog(join(dir, 'near.log')), near: 'wiat' })
+      .expect(200);
     assert.equal(res.body.near[0], 'wait');
   });
 });

@@ -6,13 +6,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  REQUIRED_SCENARIOS,
-  conformanceInstalled,
-  runConformance,
-  setupConformance,
-  type ConformanceCheck,
-} from './peers/conformance/run';
+import { REQUIRED_SCENARIOS, conformanceInstalled, runConformance, setupConformance, type ConformanceCheck } from './peers/conformance/run';
 
 // The suite's only timing check: "slightly late" (under 2x the server's retry value) is a WARNING
 // that a busy CI machine can cause; "too early" or "very late" stay FAILUREs and fail the test.

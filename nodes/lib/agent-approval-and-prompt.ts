@@ -44,7 +44,9 @@ export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
       const approved = a.approved === true || a.approved === 'true';
       const note = typeof a.note === 'string' ? a.note : undefined;
       if (!gate.answer(a.id, { approved, note })) {
-        const why = isApprovalActive(policy) ? `it was answered already, waited longer than ${timeoutS} s, or the node was redeployed since` : 'this node has no approval settings';
+        const why = isApprovalActive(policy)
+          ? `it was answered already, waited longer than ${timeoutS} s, or the node was redeployed since`
+          : 'this node has no approval settings';
         throw new McpNodeError(`No call waits for approval ${a.id}: ${why}`, 'unknown approval', 'GEMINI_UNKNOWN_APPROVAL');
       }
       return true;

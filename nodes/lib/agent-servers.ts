@@ -31,7 +31,11 @@ export function agentServers(RED: RED, entries: unknown): { servers: AgentServer
       missing.push(id);
       continue;
     }
-    servers.push({ id, node, source: { provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined } });
+    servers.push({
+      id,
+      node,
+      source: { provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined },
+    });
   }
   return { servers, missing };
 }

@@ -28,8 +28,7 @@ export function graphRoots(RED: RED, node: McpEndpointConfigNode, settings: Endp
     const store = settings.contextStore;
     return {
       name: spec.name,
-      read: () =>
-        new Promise((resolve, reject) => contextFor(RED, node, spec).get(spec.key, store, (err, v) => (err ? reject(err) : resolve(v)))),
+      read: () => new Promise((resolve, reject) => contextFor(RED, node, spec).get(spec.key, store, (err, v) => (err ? reject(err) : resolve(v)))),
       write: (segments, value) =>
         new Promise<void>((resolve, reject) =>
           contextFor(RED, node, spec).set(contextExpression(spec.key, segments), value, store, (err) => (err ? reject(err) : resolve())),

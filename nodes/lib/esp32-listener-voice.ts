@@ -21,7 +21,14 @@ export interface ListenerVoice {
 }
 
 /** Undefined when voice is "off". `devices()` is the node's shared listener (created after the settings). */
-export function listenerVoice(RED: RED, node: Node, def: NodeDef, settings: Esp32ListenerSettings, env: EnvLookup, devices: () => SharedDeviceListener): ListenerVoice | undefined {
+export function listenerVoice(
+  RED: RED,
+  node: Node,
+  def: NodeDef,
+  settings: Esp32ListenerSettings,
+  env: EnvLookup,
+  devices: () => SharedDeviceListener,
+): ListenerVoice | undefined {
   const mode = settings.voice ?? 'off';
   if (mode === 'off') return undefined;
   const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);

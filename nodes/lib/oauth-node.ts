@@ -28,7 +28,9 @@ export function applyOAuth(RED: RED, settings: McpServerSettings, nodeId: string
     store: oauthStateStore(RED, nodeId),
     ...client,
     onRefreshed: (why, expiresAt) =>
-      debug?.(`${settings.url}: OAuth token refreshed (${why === '401' ? 'after a 401' : 'before expiry'})${expiresAt ? `, valid until ${new Date(expiresAt).toISOString()}` : ''}`),
+      debug?.(
+        `${settings.url}: OAuth token refreshed (${why === '401' ? 'after a 401' : 'before expiry'})${expiresAt ? `, valid until ${new Date(expiresAt).toISOString()}` : ''}`,
+      ),
   });
   return settings;
 }

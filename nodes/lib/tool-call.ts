@@ -44,7 +44,13 @@ export function toolRequestReader(RED: RED, node: Node, def: NodeDef, t: Transla
   };
 }
 
-export async function checkToolCall(provider: ToolProvider, request: ToolRequest, context: RequestContext, validate: boolean, t: Translate): Promise<CheckedCall> {
+export async function checkToolCall(
+  provider: ToolProvider,
+  request: ToolRequest,
+  context: RequestContext,
+  validate: boolean,
+  t: Translate,
+): Promise<CheckedCall> {
   const { tool } = request;
   let args = request.args;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
@@ -57,7 +63,10 @@ export async function checkToolCall(provider: ToolProvider, request: ToolRequest
   const definition = await provider.findTool(tool, context);
   if (!definition) {
     const { tools } = await provider.listTools({ context });
-    const near = closeMatches(tool, tools.map((x) => x.name));
+    const near = closeMatches(
+      tool,
+      tools.map((x) => x.name),
+    );
     throw new McpNodeError(
       t(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool, near: near.join(', ') }),
       t('mcp-call-tool.status.unknownTool'),
@@ -67,7 +76,8 @@ export async function checkToolCall(provider: ToolProvider, request: ToolRequest
   if (request.geminiStyle) args = restoreArgumentNames(definition.inputSchema, args as Record<string, unknown>);
   if (validate) {
     const problem = validateArguments(definition, args);
-    if (problem) throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
+    if (problem)
+      throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
   }
   return { tool, args: args as Record<string, unknown>, definition };
 }

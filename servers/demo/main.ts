@@ -38,7 +38,12 @@ async function call(name: string, args: Record<string, unknown>, notify: Notify,
       return { content: [{ type: 'text', text: `Long running operation completed. Duration: ${duration} seconds, Steps: ${steps}.` }] };
     }
     case 'get-tiny-image':
-      return { content: [{ type: 'text', text: 'A 1×1 red pixel:' }, { type: 'image', data: TINY_PNG, mimeType: 'image/png' }] };
+      return {
+        content: [
+          { type: 'text', text: 'A 1×1 red pixel:' },
+          { type: 'image', data: TINY_PNG, mimeType: 'image/png' },
+        ],
+      };
     case 'get-time':
       return { content: [{ type: 'text', text: new Date().toISOString() }], structuredContent: { iso: new Date().toISOString() } };
     default:

@@ -39,8 +39,7 @@ export async function serveHttp(factory: McpServerFactory, port: number, host: s
         return sendWebResponse(new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }), res);
       }
       const rejected = guardLocal
-        ? (hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-          originValidationResponse(request, localhostAllowedOrigins()))
+        ? (hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins()))
         : undefined;
       await sendWebResponse(rejected ?? (await handler.fetch(request)), res);
     })().catch((err: Error) => {

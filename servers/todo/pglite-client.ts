@@ -17,7 +17,9 @@ export function createPgliteClient(dataDir: string): SqlClient {
         return PGlite.create(dataDir);
       })();
       // A failed open (unwritable or corrupt directory) is retried on the next call.
-      db.catch(() => { db = undefined; });
+      db.catch(() => {
+        db = undefined;
+      });
     }
     return db;
   };

@@ -112,9 +112,7 @@ export class TodoRepository {
   /** Returns the updated todo, or undefined when no todo has that id. */
   async update(id: string, changes: TodoChanges): Promise<TodoView | undefined> {
     const params: unknown[] = [id];
-    const sets = UPDATABLE_FIELDS.filter((field) => changes[field] !== undefined).map(
-      (field) => `${field} = $${params.push(changes[field])}`,
-    );
+    const sets = UPDATABLE_FIELDS.filter((field) => changes[field] !== undefined).map((field) => `${field} = $${params.push(changes[field])}`);
     sets.push('updated_at = now()');
     const rows = await this.run<TodoRow>(`UPDATE todos SET ${sets.join(', ')} WHERE todo_id = $1 RETURNING *`, params);
     return rows[0] ? toView(rows[0]) : undefined;
@@ -152,7 +150,9 @@ export class TodoRepository {
   private ensureSchema(): Promise<void> {
     if (!this.schemaReady) {
       this.schemaReady = this.sql.query(SCHEMA).then(() => undefined);
-      this.schemaReady.catch(() => { this.schemaReady = undefined; });
+      this.schemaReady.catch(() => {
+        this.schemaReady = undefined;
+      });
     }
     return this.schemaReady;
   }

@@ -1,12 +1,6 @@
 // What each of the four tools does with its arguments: validate, call the repository, answer in
 // the contract's success or error shape. Transport-free, so stdio and HTTP serve the same thing.
-import {
-  LIST_LIMIT_DEFAULT,
-  failure,
-  type Priority,
-  type Status,
-  type ToolOutcome,
-} from './contract';
+import { LIST_LIMIT_DEFAULT, failure, type Priority, type Status, type ToolOutcome } from './contract';
 import { DatabaseError } from './sql-client';
 import { UPDATABLE_FIELDS, type TodoChanges, type TodoFilter, type TodoRepository } from './todo-repository';
 import { isIsoDate, parseIsoDateTime, schemaViolations } from './validation';

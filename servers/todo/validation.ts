@@ -41,9 +41,7 @@ export function isIsoDate(value: string): boolean {
 const ajv = new Ajv({ allErrors: true });
 ajv.addFormat('date-time', { type: 'string', validate: isIsoDateTime });
 
-const validators = new Map<string, ValidateFunction>(
-  TODO_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]),
-);
+const validators = new Map<string, ValidateFunction>(TODO_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'arguments';

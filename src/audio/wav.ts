@@ -43,7 +43,7 @@ export function decodeWav(buf: Buffer): PcmAudio {
   if (!isWav(buf)) throw new WavFormatError('Not a WAV file: it does not start with RIFF….WAVE');
   let fmt: { format: number; channels: number; sampleRate: number; bits: number } | undefined;
   let data: Buffer | undefined;
-  for (let pos = 12; pos + 8 <= buf.length; ) {
+  for (let pos = 12; pos + 8 <= buf.length;) {
     const id = buf.toString('latin1', pos, pos + 4);
     const size = buf.readUInt32LE(pos + 4);
     const body = buf.subarray(pos + 8, Math.min(buf.length, pos + 8 + size));

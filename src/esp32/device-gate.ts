@@ -43,14 +43,15 @@ export class DeviceGate {
   checkToken(given: string | Buffer | undefined): Admission {
     const presented = given !== undefined && given.length > 0;
     if (presented && tokenAccepted(given, this.tokens)) return { ok: true, authenticated: true };
-    if (presented && this.tokens.length > 0) return { ok: false, refusal: 'bad-token', message: 'the device sent a token that is not one of the listener\'s tokens' };
+    if (presented && this.tokens.length > 0)
+      return { ok: false, refusal: 'bad-token', message: "the device sent a token that is not one of the listener's tokens" };
     if (this.anonymous) return { ok: true, authenticated: false };
     return {
       ok: false,
       refusal: 'no-token',
       message: this.tokens.length
-        ? 'the device sent no token (set the listener token as the device\'s OTA token)'
-        : 'the listener has no tokens and does not accept anonymous devices: add the device\'s token to the listener\'s Tokens',
+        ? "the device sent no token (set the listener token as the device's OTA token)"
+        : "the listener has no tokens and does not accept anonymous devices: add the device's token to the listener's Tokens",
     };
   }
 

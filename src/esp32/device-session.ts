@@ -251,7 +251,11 @@ export class DeviceSession extends EventEmitter {
     if (this.rpc.handleResponse(p)) return;
     if (typeof p.method === 'string') {
       // Stock firmware sends no notifications; custom boards may (e.g. notifications/state_changed).
-      if (p.method === 'notifications/tools/list_changed') this.refreshTools().then((t) => this.emitEvent('tools', t), () => undefined);
+      if (p.method === 'notifications/tools/list_changed')
+        this.refreshTools().then(
+          (t) => this.emitEvent('tools', t),
+          () => undefined,
+        );
       this.emitEvent('notification', p);
       return;
     }

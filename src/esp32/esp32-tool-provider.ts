@@ -103,11 +103,19 @@ class Esp32ToolProvider implements ToolProvider {
   private route(context?: RequestContext): DeviceSession {
     const source = this.opts.source;
     if (!source) {
-      throw new McpNodeError(`${this.opts.name}: its esp32-listener is missing: choose one in the server's Listener setting`, 'no listener', 'ESP32_NO_LISTENER');
+      throw new McpNodeError(
+        `${this.opts.name}: its esp32-listener is missing: choose one in the server's Listener setting`,
+        'no listener',
+        'ESP32_NO_LISTENER',
+      );
     }
     const listener = source.listener;
     if (!listener) {
-      throw new McpNodeError(`${this.opts.name}: the esp32-listener "${source.name}" is not listening (see its status for why)`, 'listener down', 'ESP32_NO_LISTENER');
+      throw new McpNodeError(
+        `${this.opts.name}: the esp32-listener "${source.name}" is not listening (see its status for why)`,
+        'listener down',
+        'ESP32_NO_LISTENER',
+      );
     }
     const wanted = this.fixedDevice ?? (context?.deviceId ? normalizeDeviceId(context.deviceId) : undefined);
     if (wanted) {

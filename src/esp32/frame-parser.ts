@@ -5,8 +5,7 @@
 
 export type DeviceFrame = { type?: unknown; session_id?: unknown; payload?: unknown; [k: string]: unknown };
 
-const UNESCAPED_ERROR =
-  /^\{"session_id":"([^"\\]*)","type":"mcp","payload":\{"jsonrpc":"2\.0","id":(-?\d+),"error":\{"message":"([\s\S]*)"\}\}\}$/;
+const UNESCAPED_ERROR = /^\{"session_id":"([^"\\]*)","type":"mcp","payload":\{"jsonrpc":"2\.0","id":(-?\d+),"error":\{"message":"([\s\S]*)"\}\}\}$/;
 
 export function parseDeviceFrame(text: string): DeviceFrame | undefined {
   try {

@@ -43,7 +43,9 @@ export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCre
     transport,
     bind: str(raw.bind) || DEFAULT_BIND,
     // One field in the editor: tokens separated by newlines (flow JSON), commas or spaces.
-    tokens: expandEnv(creds.tokens ?? '', env).split(/[\s,]+/).filter(Boolean),
+    tokens: expandEnv(creds.tokens ?? '', env)
+      .split(/[\s,]+/)
+      .filter(Boolean),
     anonymous: raw.anonymous === true || raw.anonymous === 'true',
     allow: lines(raw.allow).map(normalizeDeviceId),
     publishTopic: str(raw.publishTopic) || undefined,

@@ -47,7 +47,12 @@ export class MqttAudioRouter<K> {
   private open(key: K, peer: MqttAudioPeer, audioParams: unknown): void {
     this.close(key); // one conversation per wake-up: a new hello replaces the old channel
     const sessionId = randomUUID();
-    const device = { id: peer.deviceId, transport: 'mqtt', sessionId, audioParams: audioParams && typeof audioParams === 'object' ? (audioParams as Record<string, unknown>) : undefined };
+    const device = {
+      id: peer.deviceId,
+      transport: 'mqtt',
+      sessionId,
+      audioParams: audioParams && typeof audioParams === 'object' ? (audioParams as Record<string, unknown>) : undefined,
+    };
     const host = plainAddress(peer.localAddress) || '127.0.0.1';
     const opening = this.audio.openUdp(device, host, peer.send, peer.remoteAddress).then(
       (channel) => {

@@ -153,7 +153,11 @@ export class MqttGatewayListener implements Esp32Listener {
     if (!session) return;
     session.handleText(text);
     const conn = (client as unknown as { conn?: Socket }).conn;
-    this.audio?.handleText(client, { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress }, text);
+    this.audio?.handleText(
+      client,
+      { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress },
+      text,
+    );
   }
 
   /** Writes to the device's topic on its own connection (stock firmware never subscribes). */

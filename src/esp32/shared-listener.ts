@@ -155,7 +155,9 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     listener.registry.off('change', this.forwardChange);
     if (this.active === listener) this.active = undefined;
     if (!(this.settings instanceof Error)) await this.settings.audio?.release().catch(() => undefined);
-    await listener.close().catch((err: unknown) => this.settings instanceof Error || this.settings.log?.warn(`esp32-listener ${this.name}: ${errorMessage(err)}`));
+    await listener
+      .close()
+      .catch((err: unknown) => this.settings instanceof Error || this.settings.log?.warn(`esp32-listener ${this.name}: ${errorMessage(err)}`));
   }
 }
 

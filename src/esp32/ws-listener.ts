@@ -15,7 +15,16 @@ import { DeviceSession, type DeviceEvent } from './device-session';
 import { normalizeDeviceId } from './device-id';
 import { IdAllocator } from './rpc-client';
 import { bearerToken } from './token-check';
-import { DEFAULT_BIND, DEFAULT_HEARTBEAT_MS, DEFAULT_PATH, DEFAULT_REQUEST_TIMEOUT_MS, MAX_FRAME_BYTES, type AudioChannel, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import {
+  DEFAULT_BIND,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_PATH,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_FRAME_BYTES,
+  type AudioChannel,
+  type Esp32Listener,
+  type Esp32ListenerSettings,
+} from './listener';
 import { shorten } from '../text';
 
 /** Paths taken on a shared HTTP server, so two listeners never answer the same upgrade. */
@@ -112,10 +121,15 @@ export class WebSocketDeviceListener implements Esp32Listener {
     const clients = [...this.wss.clients];
     // Devices never answer a close frame (esp-ml307), so a short grace and then terminate.
     await Promise.race([
-      Promise.all(clients.map((ws) => new Promise<void>((resolve) => {
-        ws.once('close', () => resolve());
-        ws.close(1001, 'server closing');
-      }))),
+      Promise.all(
+        clients.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              ws.once('close', () => resolve());
+              ws.close(1001, 'server closing');
+            }),
+        ),
+      ),
       new Promise((r) => setTimeout(r, 200)),
     ]);
     for (const ws of this.wss.clients) ws.terminate();
@@ -175,10 +189,14 @@ export class WebSocketDeviceListener implements Esp32Listener {
       helloTimeoutMs: this.settings.helloTimeoutMs,
       onHello: audio
         ? (hello) => {
-            channel = audio.openWebSocket({ id: deviceId, transport: 'websocket', sessionId: session.sessionId, audioParams: objectOrUndefined(hello.audio_params) }, wireProtocolVersion ?? hello.version, {
-              json: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)),
-              binary: (b) => ws.readyState === ws.OPEN && ws.send(b, { binary: true }),
-            });
+            channel = audio.openWebSocket(
+              { id: deviceId, transport: 'websocket', sessionId: session.sessionId, audioParams: objectOrUndefined(hello.audio_params) },
+              wireProtocolVersion ?? hello.version,
+              {
+                json: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)),
+                binary: (b) => ws.readyState === ws.OPEN && ws.send(b, { binary: true }),
+              },
+            );
             return channel.hello;
           }
         : undefined,

@@ -57,7 +57,11 @@ export async function runAgent(req: AgentRequest): Promise<AgentResult> {
     }
     if (step >= req.maxSteps) {
       steps.push({ calls: calls.map((c) => pendingTrace(req.catalog, c.name ?? '', c.args ?? {}, c.id)), usage: reply.usage });
-      throw new MaxStepsError(req.maxSteps, calls.map((c) => c.name ?? '?'), { steps, usage });
+      throw new MaxStepsError(
+        req.maxSteps,
+        calls.map((c) => c.name ?? '?'),
+        { steps, usage },
+      );
     }
     const traced = await Promise.all(
       calls.map((c, index) => runCall(req, { id: c.id, name: c.name ?? '', args: (c.args ?? {}) as Record<string, unknown>, step, index })),

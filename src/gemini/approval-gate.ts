@@ -88,7 +88,13 @@ export class ApprovalGate {
       }, timeoutMs);
       const onAbort = () => {
         finish();
-        reject(new McpNodeError(`The node was closed or redeployed while ${call.name} waited for approval; the call was not made`, 'approval cancelled', 'GEMINI_APPROVAL_CANCELLED'));
+        reject(
+          new McpNodeError(
+            `The node was closed or redeployed while ${call.name} waited for approval; the call was not made`,
+            'approval cancelled',
+            'GEMINI_APPROVAL_CANCELLED',
+          ),
+        );
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });

@@ -18,7 +18,11 @@ export interface GeminiClientOptions {
 export function resolveApiKey(configured: string | undefined, env: EnvLookup = processEnvLookup): string {
   const key = (configured ?? '').trim() || env('GOOGLE_API_KEY') || env('GEMINI_API_KEY') || '';
   if (!key) {
-    throw new McpNodeError('No Gemini API key: set it in the node, or GEMINI_API_KEY as an environment variable of the tab, of Node-RED\'s global settings or of its process', 'no API key', 'GEMINI_NO_KEY');
+    throw new McpNodeError(
+      "No Gemini API key: set it in the node, or GEMINI_API_KEY as an environment variable of the tab, of Node-RED's global settings or of its process",
+      'no API key',
+      'GEMINI_NO_KEY',
+    );
   }
   return key;
 }

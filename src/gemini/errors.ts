@@ -32,7 +32,8 @@ export function unwrapGeminiMessage(raw: string): GoogleError {
     } catch {
       break;
     }
-    const inner = (parsed && typeof parsed === 'object' ? (parsed.error ?? parsed) : undefined) as { code?: unknown; status?: unknown; message?: unknown } | undefined;
+    const inner = (parsed && typeof parsed === 'object' ? (parsed.error ?? parsed) : undefined) as
+      { code?: unknown; status?: unknown; message?: unknown } | undefined;
     if (!inner || typeof inner.message !== 'string') break;
     current = {
       // The outer wrapper the SDK invents carries the HTTP reason phrase ("Not Found") as status;

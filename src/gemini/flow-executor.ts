@@ -90,7 +90,7 @@ function outcomeFromFlow(result: FlowResult): CallOutcome {
   }
   if (isCallToolResult(result.payload)) return outcomeFromResult(result.payload);
   if (result.mcp?.isError || result.mcp?.result?.isError) {
-    return { response: { error: typeof result.payload === 'string' ? result.payload : result.payload ?? 'The tool reported an error' }, isError: true };
+    return { response: { error: typeof result.payload === 'string' ? result.payload : (result.payload ?? 'The tool reported an error') }, isError: true };
   }
   return { response: { output: result.payload ?? null }, isError: false };
 }

@@ -87,7 +87,14 @@ export class LiveSession {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new McpNodeError(`Gemini Live did not complete its setup within ${timeoutMs / 1000} s: check the base URL and the network`, 'timeout', 'LIVE_TIMEOUT')),
+        () =>
+          reject(
+            new McpNodeError(
+              `Gemini Live did not complete its setup within ${timeoutMs / 1000} s: check the base URL and the network`,
+              'timeout',
+              'LIVE_TIMEOUT',
+            ),
+          ),
         timeoutMs,
       );
     });
@@ -97,7 +104,10 @@ export class LiveSession {
       return live;
     } catch (err) {
       // A session that completes after we gave up must not stay open.
-      void connecting.then((s) => s.close(), () => undefined);
+      void connecting.then(
+        (s) => s.close(),
+        () => undefined,
+      );
       if (err instanceof McpNodeError) throw err;
       // The SDK puts the key into the WebSocket URL: whatever it throws is scrubbed.
       throw new McpNodeError(scrub(`Cannot open Gemini Live: ${errorMessage(err)}; check the base URL`, options.secrets), 'live failed', 'LIVE_FAILED');
@@ -140,8 +150,10 @@ export class LiveSession {
           this.events.audio?.(pcmFromBytes(Buffer.from(data.data, 'base64')), rate);
         }
       }
-      if (content.inputTranscription?.text) this.events.transcript?.({ role: 'user', text: content.inputTranscription.text, finished: content.inputTranscription.finished });
-      if (content.outputTranscription?.text) this.events.transcript?.({ role: 'model', text: content.outputTranscription.text, finished: content.outputTranscription.finished });
+      if (content.inputTranscription?.text)
+        this.events.transcript?.({ role: 'user', text: content.inputTranscription.text, finished: content.inputTranscription.finished });
+      if (content.outputTranscription?.text)
+        this.events.transcript?.({ role: 'model', text: content.outputTranscription.text, finished: content.outputTranscription.finished });
       if (content.interrupted) this.events.interrupted?.();
       if (content.turnComplete) this.events.turnComplete?.();
     }
@@ -195,7 +207,18 @@ export class LiveSession {
 export function closeError(code: number | undefined, reason: string | undefined, secrets: Array<string | undefined>, duringSetup: boolean): McpNodeError {
   const why = scrub(reason || 'no reason given', secrets);
   const hint =
-    code === 1007 ? 'check the API key and the session settings' : code === 1008 ? 'check the model name: it must be a Live model' : code === 1011 ? 'a fault on Gemini\'s side: try again' : 'check the network and the base URL';
+    code === 1007
+      ? 'check the API key and the session settings'
+      : code === 1008
+        ? 'check the model name: it must be a Live model'
+        : code === 1011
+          ? "a fault on Gemini's side: try again"
+          : 'check the network and the base URL';
   const when = duringSetup ? 'before its setup completed' : 'during the conversation';
-  return new McpNodeError(`Gemini Live closed the session ${when} (code ${code ?? 'none'}): ${why}; ${hint}`, `live closed ${code ?? ''}`.trim(), 'LIVE_CLOSED', { code });
+  return new McpNodeError(
+    `Gemini Live closed the session ${when} (code ${code ?? 'none'}): ${why}; ${hint}`,
+    `live closed ${code ?? ''}`.trim(),
+    'LIVE_CLOSED',
+    { code },
+  );
 }

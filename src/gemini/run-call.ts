@@ -12,7 +12,10 @@ export interface CallContext {
   signal?: AbortSignal;
 }
 
-export async function runCall(req: CallContext, call: Omit<PreparedCall, 'route'>): Promise<{ call: Omit<PreparedCall, 'route'>; outcome: CallOutcome; trace: TraceCall }> {
+export async function runCall(
+  req: CallContext,
+  call: Omit<PreparedCall, 'route'>,
+): Promise<{ call: Omit<PreparedCall, 'route'>; outcome: CallOutcome; trace: TraceCall }> {
   const started = performance.now();
   const route = req.catalog.routes.get(call.name);
   let outcome: CallOutcome;
@@ -51,4 +54,3 @@ export async function runCall(req: CallContext, call: Omit<PreparedCall, 'route'
     },
   };
 }
-

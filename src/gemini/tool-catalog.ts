@@ -27,7 +27,11 @@ export interface MessageTools {
 
 /** A short name-safe prefix from a server name: "Home Assistant" → "home_assistant_". */
 export function defaultPrefix(serverName: string): string {
-  const base = serverName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 20);
+  const base = serverName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 20);
   return (base || 'server') + '_';
 }
 
@@ -36,7 +40,14 @@ export type ListOutcome = { list: ListToolsResult } | { error: unknown };
 
 /** Lists every source once, in parallel; a server that is down gives its error, not a rejection. */
 export function listSources(sources: ServerSource[]): Promise<ListOutcome[]> {
-  return Promise.all(sources.map((s) => s.provider.listTools({ context: s.context }).then((list) => ({ list }), (error: unknown) => ({ error }))));
+  return Promise.all(
+    sources.map((s) =>
+      s.provider.listTools({ context: s.context }).then(
+        (list) => ({ list }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
 }
 
 export async function buildCatalog(sources: ServerSource[], extra: MessageTools[] = []): Promise<ToolCatalog> {

@@ -84,4 +84,3 @@ function causeMessage(err: unknown): string {
   for (let i = 0; i < 5 && (e as { cause?: unknown } | undefined)?.cause; i++) e = (e as { cause: unknown }).cause;
   return e && e !== err ? errorMessage(e) : '';
 }
-

@@ -42,7 +42,13 @@ export function isPlainObject(v: unknown): v is Entry {
  */
 export function readListLeniently(kind: ListKind, raw: unknown, taken: Set<string> = new Set()): LenientPage {
   if (!isPlainObject(raw) || !Array.isArray(raw[kind])) {
-    const got = isPlainObject(raw) ? `an object with ${Object.keys(raw).map((k) => `"${k}"`).join(', ') || 'no keys'}` : describe(raw);
+    const got = isPlainObject(raw)
+      ? `an object with ${
+          Object.keys(raw)
+            .map((k) => `"${k}"`)
+            .join(', ') || 'no keys'
+        }`
+      : describe(raw);
     throw new McpNodeError(`the ${kind}/list answer has no "${kind}" array (got ${got}); the server's answer cannot be read`, `bad ${kind}/list`, 'BAD_RESULT');
   }
   const warnings: ListWarning[] = [];
@@ -131,7 +137,10 @@ function repairRequired(schema: Entry, warn: Warn): void {
   const kept = schema.required.filter((n): n is string => typeof n === 'string' && Object.hasOwn(properties, n));
   const dropped = schema.required.filter((n) => !kept.includes(n as string));
   if (!dropped.length) return;
-  warn('inputSchema.required', `names ${dropped.map((n) => JSON.stringify(n)).join(', ')}, which ${dropped.length > 1 ? 'are' : 'is'} not among the properties; dropped from required`);
+  warn(
+    'inputSchema.required',
+    `names ${dropped.map((n) => JSON.stringify(n)).join(', ')}, which ${dropped.length > 1 ? 'are' : 'is'} not among the properties; dropped from required`,
+  );
   if (kept.length) schema.required = kept;
   else delete schema.required;
 }
@@ -237,6 +246,13 @@ export function describe(v: unknown): string {
 
 /** One line for the log: `tool "x" inputSchema.type: is missing at the root; read as "object"`. */
 export function formatWarning(w: ListWarning): string {
-  const who = w.tool !== undefined ? `tool "${w.tool}"` : w.prompt !== undefined ? `prompt "${w.prompt}"` : w.resource !== undefined ? `resource "${w.resource}"` : 'answer';
+  const who =
+    w.tool !== undefined
+      ? `tool "${w.tool}"`
+      : w.prompt !== undefined
+        ? `prompt "${w.prompt}"`
+        : w.resource !== undefined
+          ? `resource "${w.resource}"`
+          : 'answer';
   return `${who}${w.path ? ` ${w.path}` : ''}: ${w.message}`;
 }

@@ -65,7 +65,11 @@ function asResultObject(tool: string, raw: unknown, warn: (p: string, m: string)
     warn('', 'the result is an array, not an object; read as its content blocks');
     return { content: structuredClone(raw) };
   }
-  throw new McpNodeError(`the server answered tools/call "${tool}" with ${describe(raw)} instead of a result; nothing can be read from it`, 'bad result', 'BAD_RESULT');
+  throw new McpNodeError(
+    `the server answered tools/call "${tool}" with ${describe(raw)} instead of a result; nothing can be read from it`,
+    'bad result',
+    'BAD_RESULT',
+  );
 }
 
 function readContent(result: Record<string, unknown>, warn: (p: string, m: string) => void): unknown[] {
@@ -110,7 +114,12 @@ function readBlock(block: unknown, path: string, warn: (p: string, m: string) =>
     warn(path, 'has malformed annotations or _meta; those were dropped');
     return bare;
   }
-  const why = block.type === 'text' ? 'is a text block without text' : KNOWN_TYPES.has(String(block.type)) ? `is a ${type} block missing required fields` : `has the unknown content type ${type}`;
+  const why =
+    block.type === 'text'
+      ? 'is a text block without text'
+      : KNOWN_TYPES.has(String(block.type))
+        ? `is a ${type} block missing required fields`
+        : `has the unknown content type ${type}`;
   warn(path, `${why}; left out of msg.payload (the raw result is in msg.mcp.result)`);
   return undefined;
 }

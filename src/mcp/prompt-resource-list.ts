@@ -29,7 +29,8 @@ function identifiedItems(page: Record<string, unknown>, kind: LenientKind): Leni
   const list = Array.isArray(page[kind]) ? (page[kind] as unknown[]) : [];
   const idField = ID_FIELD[kind];
   const items = list.filter(
-    (item): item is Record<string, unknown> => !!item && typeof item === 'object' && typeof (item as Record<string, unknown>)[idField] === 'string' && (item as Record<string, unknown>)[idField] !== '',
+    (item): item is Record<string, unknown> =>
+      !!item && typeof item === 'object' && typeof (item as Record<string, unknown>)[idField] === 'string' && (item as Record<string, unknown>)[idField] !== '',
   );
   return { items, nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : undefined, warnings: [] };
 }

@@ -114,7 +114,11 @@ export class SessionFeatures implements PromptsAndResources {
     const sub = this.subscriptions.get(uri);
     if (!sub || sub.on === client) return;
     if (!client.getServerCapabilities()?.resources?.subscribe) {
-      throw new McpNodeError(`${this.where} does not offer resource subscriptions (its resources capability has no "subscribe")`, 'no subscriptions', 'NOT_SUPPORTED');
+      throw new McpNodeError(
+        `${this.where} does not offer resource subscriptions (its resources capability has no "subscribe")`,
+        'no subscriptions',
+        'NOT_SUPPORTED',
+      );
     }
     if (isModern(client)) {
       const listening = await client.listen({ resourceSubscriptions: [uri] }, { timeout });

@@ -154,18 +154,19 @@ export class McpSession implements ToolProvider {
   }
 
   private callOnce(name: string, args: Record<string, unknown>, options: CallToolOptions, timeout: number): Promise<CallToolResult> {
-    return this.withConnection(async (c) =>
-      (await c.client.callTool(
-        { name, arguments: args },
-        {
-          timeout,
-          resetTimeoutOnProgress: true,
-          // Progress keeps a call alive, but not forever.
-          maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-          signal: options.signal,
-          onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
-        },
-      )) as CallToolResult,
+    return this.withConnection(
+      async (c) =>
+        (await c.client.callTool(
+          { name, arguments: args },
+          {
+            timeout,
+            resetTimeoutOnProgress: true,
+            // Progress keeps a call alive, but not forever.
+            maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+            signal: options.signal,
+            onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
+          },
+        )) as CallToolResult,
     );
   }
 
@@ -235,9 +236,7 @@ export class McpSession implements ToolProvider {
       this.listing = this.withConnection((c) =>
         listAllTools(async (cursor) => {
           // Each page was read leniently on the wire (lenient-wire.ts) before the SDK validated it.
-          const { value, capture } = await captureLeniency(() =>
-            c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout }),
-          );
+          const { value, capture } = await captureLeniency(() => c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout }));
           const page = value as { tools: Tool[]; nextCursor?: string };
           return { items: page.tools, nextCursor: page.nextCursor, warnings: capture.warnings };
         }, this.where),

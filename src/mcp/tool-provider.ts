@@ -50,11 +50,7 @@ export interface CallToolOptions {
   signal?: AbortSignal;
 }
 
-export type ProviderState =
-  | { kind: 'idle' }
-  | { kind: 'connecting' }
-  | { kind: 'ready'; toolCount: number }
-  | { kind: 'error'; reason: string };
+export type ProviderState = { kind: 'idle' } | { kind: 'connecting' } | { kind: 'ready'; toolCount: number } | { kind: 'error'; reason: string };
 
 export interface ToolProvider {
   identity(context?: RequestContext): ServerIdentity;

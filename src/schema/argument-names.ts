@@ -28,7 +28,9 @@ function propertySchemas(schema: unknown): Map<string, unknown[]> {
 function restore(schemas: unknown[], value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = schemas.flatMap((s) => (isObject(s) && isObject(s.items) ? [s.items] : []));
-    const anyOfItems = schemas.flatMap((s) => (isObject(s) && Array.isArray(s.anyOf) ? s.anyOf.flatMap((b) => (isObject(b) && isObject(b.items) ? [b.items] : [])) : []));
+    const anyOfItems = schemas.flatMap((s) =>
+      isObject(s) && Array.isArray(s.anyOf) ? s.anyOf.flatMap((b) => (isObject(b) && isObject(b.items) ? [b.items] : [])) : [],
+    );
     const all = [...items, ...anyOfItems];
     return all.length ? value.map((v) => restore(all, v)) : value;
   }

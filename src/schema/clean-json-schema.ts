@@ -8,8 +8,18 @@ import { copyJson, isObject, setOwn, type JsonObject, type Warn } from './types'
 
 /** Keywords whose value is one schema. */
 export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  'items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else',
-  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ]);
 /** Keywords whose value is an array of schemas. */
 export const SCHEMA_ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
@@ -123,7 +133,7 @@ function cleanKeyword(schema: JsonObject, key: string, cleaned: CleanedObject, p
     return;
   }
   if (key === 'required' && typeof value === 'boolean') {
-    walk.warn(childPath(path, key), 'draft-03 boolean required moved to the parent object\'s required list');
+    walk.warn(childPath(path, key), "draft-03 boolean required moved to the parent object's required list");
     return;
   }
   const isSlot = SCHEMA_KEYWORDS.has(key) || SCHEMA_ARRAY_KEYWORDS.has(key) || SCHEMA_MAP_KEYWORDS.has(key);
@@ -162,15 +172,26 @@ function cleanSchemaMap(key: string, value: JsonObject, cleaned: CleanedObject, 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 /** Type names servers write that are not JSON Schema's (Python/C habits). */
 const TYPE_ALIASES: Record<string, string> = {
-  str: 'string', text: 'string', int: 'integer', long: 'integer', float: 'number', double: 'number',
-  bool: 'boolean', list: 'array', dict: 'object', map: 'object',
+  str: 'string',
+  text: 'string',
+  int: 'integer',
+  long: 'integer',
+  float: 'number',
+  double: 'number',
+  bool: 'boolean',
+  list: 'array',
+  dict: 'object',
+  map: 'object',
 };
 
 function normalizeOneType(t: unknown, path: string, warn: Warn): string | undefined {
   if (typeof t !== 'string') return undefined;
   if (JSON_TYPES.has(t)) return t;
   const alias = TYPE_ALIASES[t.toLowerCase()] ?? (JSON_TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined);
-  warn(childPath(path, 'type'), alias ? `type "${t}" is not a JSON Schema type; read as "${alias}"` : `type "${t}" is not a JSON Schema type; removed (any value)`);
+  warn(
+    childPath(path, 'type'),
+    alias ? `type "${t}" is not a JSON Schema type; read as "${alias}"` : `type "${t}" is not a JSON Schema type; removed (any value)`,
+  );
   return alias;
 }
 

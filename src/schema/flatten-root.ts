@@ -48,8 +48,18 @@ function foldAlternatives(schema: JsonObject, key: 'anyOf' | 'oneOf', warn: Warn
   for (const r of requiredEverywhere ?? []) if (hasOwn(properties, r)) required.add(r);
   if (required.size) out.required = [...required];
   const word = key === 'oneOf' ? 'exactly one' : 'at least one';
-  notes.push(`Arguments must match ${word} of: ${branches.map(describeBranch).map((d) => `(${d})`).join(' or ')}.`);
-  branches.forEach((_b, i) => warn(indexPath(childPath('$', key), i), `top-level ${key} branch folded into the root object (providers reject ${key} at the top level); the rule is stated in the description`));
+  notes.push(
+    `Arguments must match ${word} of: ${branches
+      .map(describeBranch)
+      .map((d) => `(${d})`)
+      .join(' or ')}.`,
+  );
+  branches.forEach((_b, i) =>
+    warn(
+      indexPath(childPath('$', key), i),
+      `top-level ${key} branch folded into the root object (providers reject ${key} at the top level); the rule is stated in the description`,
+    ),
+  );
   return out;
 }
 

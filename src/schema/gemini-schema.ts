@@ -21,7 +21,13 @@ export const GEMINI_FORMATS: Record<string, readonly string[]> = {
 };
 
 const JSON_TO_GEMINI: Record<string, GeminiType> = {
-  string: 'STRING', number: 'NUMBER', integer: 'INTEGER', boolean: 'BOOLEAN', array: 'ARRAY', object: 'OBJECT', null: 'NULL',
+  string: 'STRING',
+  number: 'NUMBER',
+  integer: 'INTEGER',
+  boolean: 'BOOLEAN',
+  array: 'ARRAY',
+  object: 'OBJECT',
+  null: 'NULL',
 };
 
 const STRING_KEYS = ['minLength', 'maxLength', 'pattern'];
@@ -59,7 +65,8 @@ function inferTypes(s: JsonObject, values: unknown[] | undefined): string[] {
     }
     return types;
   }
-  if (['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames'].some((k) => k in s)) return ['object'];
+  if (['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames'].some((k) => k in s))
+    return ['object'];
   if (['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'].some((k) => k in s)) return ['array'];
   if (['minLength', 'maxLength', 'pattern'].some((k) => k in s)) return ['string'];
   if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'].some((k) => k in s)) return ['number'];
@@ -162,8 +169,13 @@ function anyValue(s: JsonObject, path: string, ctx: Ctx, notes: string[]): Gemin
 function fromTypes(s: JsonObject, path: string, notes: string[], ctx: Ctx): GeminiSchema {
   const values: unknown[] | undefined = 'const' in s ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
   if ('const' in s) ctx.warn(childPath(path, 'const'), 'const is not a Gemini Schema field; rewritten as a one-value enum');
-  let types = Array.isArray(s.type) ? [...new Set(s.type.filter((t): t is string => typeof t === 'string'))] : typeof s.type === 'string' ? [s.type] : inferTypes(s, values);
-  if (Array.isArray(s.type) && s.type.length > 1) ctx.warn(childPath(path, 'type'), 'a list of types is not allowed in Gemini Schema; rewritten as anyOf/nullable');
+  let types = Array.isArray(s.type)
+    ? [...new Set(s.type.filter((t): t is string => typeof t === 'string'))]
+    : typeof s.type === 'string'
+      ? [s.type]
+      : inferTypes(s, values);
+  if (Array.isArray(s.type) && s.type.length > 1)
+    ctx.warn(childPath(path, 'type'), 'a list of types is not allowed in Gemini Schema; rewritten as anyOf/nullable');
   const nullable = s.nullable === true || types.includes('null') || (values?.includes(null) ?? false);
   types = types.filter((t) => t !== 'null' && JSON_TO_GEMINI[t] !== undefined);
   if (values) {
@@ -247,13 +259,17 @@ function numeric(s: JsonObject, out: GeminiSchema, path: string, notes: string[]
     const current = out[k];
     out[k] = typeof current === 'number' ? (k === 'minimum' ? Math.max(current, s[k] as number) : Math.min(current, s[k] as number)) : s[k];
   }
-  for (const [key, word, bound] of [['exclusiveMinimum', 'greater than', 'minimum'], ['exclusiveMaximum', 'less than', 'maximum']] as const) {
+  for (const [key, word, bound] of [
+    ['exclusiveMinimum', 'greater than', 'minimum'],
+    ['exclusiveMaximum', 'less than', 'maximum'],
+  ] as const) {
     const v = s[key];
     if (v === undefined) continue;
     const limit = typeof v === 'number' ? v : v === true && typeof s[bound] === 'number' ? (s[bound] as number) : undefined;
     if (limit !== undefined) {
       notes.push(`Must be ${word} ${limit}`);
-      if (typeof v === 'number' && (typeof out[bound] !== 'number' || (bound === 'minimum' ? v > (out[bound] as number) : v < (out[bound] as number)))) out[bound] = v;
+      if (typeof v === 'number' && (typeof out[bound] !== 'number' || (bound === 'minimum' ? v > (out[bound] as number) : v < (out[bound] as number))))
+        out[bound] = v;
     }
     ctx.warn(childPath(path, key), `${key} is not a Gemini Schema field; the bound is kept as ${bound} and stated in the description`);
   }
@@ -270,7 +286,10 @@ function array(s: JsonObject, out: GeminiSchema, path: string, notes: string[], 
   const tupleKey = Array.isArray(s.prefixItems) ? 'prefixItems' : 'items';
   if (tuple && tuple.length) {
     notes.push(`Positions: ${tuple.map((t, i) => `${i + 1}: ${isObject(t) && typeof t.type === 'string' ? t.type : 'any'}`).join(', ')}`);
-    warn(childPath(path, tupleKey), 'tuple items are not a Gemini Schema feature; items accept any of the position schemas and the order is stated in the description');
+    warn(
+      childPath(path, tupleKey),
+      'tuple items are not a Gemini Schema feature; items accept any of the position schemas and the order is stated in the description',
+    );
     const itemsPath = childPath(path, tupleKey);
     const converted = tuple.map((t, i) => toGeminiSchema(t, indexPath(itemsPath, i), ctx));
     out.items = converted.length === 1 ? converted[0] : { anyOf: converted };
@@ -347,7 +366,10 @@ function object(s: JsonObject, out: GeminiSchema, path: string, notes: string[],
     if (isObject(ap) && names.length === 0) notes.push(`Free-form object: any keys, each value ${describeShape(ap)}`);
     else if (ap === true && names.length === 0) notes.push('Free-form object: any keys and values');
     else if (isObject(ap)) notes.push(`Other keys are allowed, each value ${describeShape(ap)}`);
-    warn(childPath(path, 'additionalProperties'), `additionalProperties is not a Gemini Schema field; removed${isObject(ap) || (ap === true && names.length === 0) ? ', its meaning stated in the description' : ''}`);
+    warn(
+      childPath(path, 'additionalProperties'),
+      `additionalProperties is not a Gemini Schema field; removed${isObject(ap) || (ap === true && names.length === 0) ? ', its meaning stated in the description' : ''}`,
+    );
   }
   if (isObject(s.patternProperties)) {
     const rules = Object.entries(s.patternProperties).map(([p, v]) => `keys matching /${p}/ hold ${describeShape(v)}`);

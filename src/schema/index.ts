@@ -88,7 +88,10 @@ function addMissingItems(schema: unknown): void {
 export function compileTools(tools: Tool[], format: ToolFormat, options: CompileOptions = {}): CompiledTools {
   if (!isToolFormat(format)) throw new TypeError(`unknown tool format ${JSON.stringify(format)}; use one of ${TOOL_FORMATS.join(', ')}`);
   const warnings: CompileWarning[] = [];
-  const nameMap = declaredNameMap(tools.map((t) => t.name), options);
+  const nameMap = declaredNameMap(
+    tools.map((t) => t.name),
+    options,
+  );
   const names: Record<string, string> = {};
   const seen = new Set<string>();
   const prepared: Prepared[] = [];
@@ -101,7 +104,11 @@ export function compileTools(tools: Tool[], format: ToolFormat, options: Compile
     seen.add(tool.name);
     setOwn(names, declared, tool.name);
     if (declared !== tool.name) {
-      warnings.push({ tool: tool.name, path: '$', message: `tool name declared as "${declared}" (allowed: letters, digits, underscore, at most 64, no leading digit)` });
+      warnings.push({
+        tool: tool.name,
+        path: '$',
+        message: `tool name declared as "${declared}" (allowed: letters, digits, underscore, at most 64, no leading digit)`,
+      });
     }
     const warn: Warn = (path, message) => warnings.push({ tool: tool.name, path, message });
     prepared.push({ tool, declared, warn });

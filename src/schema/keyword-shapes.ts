@@ -7,7 +7,18 @@ import { shorten } from '../text';
 
 const NUMBERS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']);
-const STRINGS = new Set(['title', 'description', 'format', '$comment', 'contentMediaType', 'contentEncoding', '$schema', '$ref', '$dynamicRef', '$recursiveRef']);
+const STRINGS = new Set([
+  'title',
+  'description',
+  'format',
+  '$comment',
+  'contentMediaType',
+  'contentEncoding',
+  '$schema',
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+]);
 const BOOLEANS = new Set(['uniqueItems', 'deprecated', 'readOnly', 'writeOnly']);
 
 const SHAPED = new Set([...NUMBERS, ...COUNTS, ...STRINGS, ...BOOLEANS, 'enum', 'examples', 'pattern', 'required', 'dependentRequired', 'propertyOrdering']);
@@ -46,7 +57,8 @@ export function shapeKeyword(key: string, value: unknown, path: string, warn: Wa
   }
   if (STRINGS.has(key)) return typeof value === 'string' ? { keep: true, value } : dropped(childPath(path, key), key, value, warn);
   if (BOOLEANS.has(key)) return typeof value === 'boolean' ? { keep: true, value } : dropped(childPath(path, key), key, value, warn);
-  if (key === 'enum' && Array.isArray(value) && value.length === 0) return dropped(childPath(path, key), key, value, warn, 'is empty (no value allowed; draft-07 rejects it)');
+  if (key === 'enum' && Array.isArray(value) && value.length === 0)
+    return dropped(childPath(path, key), key, value, warn, 'is empty (no value allowed; draft-07 rejects it)');
   if (key === 'enum' && Array.isArray(value)) {
     // Draft-07 wants distinct values; a repeated value says nothing more.
     if (value.every(isStringOrNumber) && new Set(value).size === value.length) return { keep: true, value };
@@ -79,18 +91,21 @@ export function shapeKeyword(key: string, value: unknown, path: string, warn: Wa
     if (!isObject(value)) return dropped(childPath(path, key), key, value, warn);
     const out: Record<string, string[]> = {};
     for (const [name, list] of Object.entries(value)) {
-      if (Array.isArray(list)) Object.defineProperty(out, name, { value: list.filter((v) => typeof v === 'string'), enumerable: true, writable: true, configurable: true });
+      if (Array.isArray(list))
+        Object.defineProperty(out, name, { value: list.filter((v) => typeof v === 'string'), enumerable: true, writable: true, configurable: true });
       else warn(childPath(childPath(path, key), name), 'dependentRequired entry is not a list of names; removed');
     }
     return { keep: true, value: out };
   }
-  if (key === 'propertyOrdering' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) return dropped(childPath(path, key), key, value, warn);
+  if (key === 'propertyOrdering' && !(Array.isArray(value) && value.every((v) => typeof v === 'string')))
+    return dropped(childPath(path, key), key, value, warn);
   return { keep: true, value };
 }
 
 /** Schema-valued keywords: the value must be a schema (object or boolean), a list or a map of them. */
 export function shapeSchemaSlot(key: string, value: unknown, expects: 'schema' | 'list' | 'map', path: string, warn: Warn): Shaped {
-  const ok = expects === 'list' ? Array.isArray(value) && value.length > 0 : expects === 'map' ? isObject(value) : isObject(value) || typeof value === 'boolean';
+  const ok =
+    expects === 'list' ? Array.isArray(value) && value.length > 0 : expects === 'map' ? isObject(value) : isObject(value) || typeof value === 'boolean';
   // `items` may also be a draft-07 tuple (a list).
   if (ok || (key === 'items' && Array.isArray(value) && value.length > 0)) return { keep: true, value };
   return dropped(childPath(path, key), key, value, warn);

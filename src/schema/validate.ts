@@ -19,9 +19,28 @@ export type ValidationTarget = 'gemini' | 'gemini-schema' | 'openai' | 'anthropi
 
 /** Fields of Gemini's v1beta `Schema` message (gemini-api.md §3.1); anything else is "Unknown name … Cannot find field". */
 const GEMINI_SCHEMA_FIELDS = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems',
-  'properties', 'required', 'minProperties', 'maxProperties', 'propertyOrdering', 'minLength', 'maxLength',
-  'pattern', 'minimum', 'maximum', 'anyOf', 'default', 'example',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'minItems',
+  'maxItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'propertyOrdering',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'anyOf',
+  'default',
+  'example',
 ]);
 const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
 const GEMINI_DECLARATION_FIELDS = new Set(['name', 'description', 'parameters', 'parametersJsonSchema', 'response', 'responseJsonSchema', 'behavior']);
@@ -144,7 +163,8 @@ function checkJsonSchemaParameters(schema: unknown, at: string, problems: string
 
 function unresolvedRefs(root: JsonObject, at: string, problems: string[]): void {
   forEachSchema(root, at, (node, path) => {
-    if (typeof node.$ref === 'string' && resolvePointer(root, node.$ref) === undefined) problems.push(`${path}.$ref: "${node.$ref}" does not resolve inside the schema`);
+    if (typeof node.$ref === 'string' && resolvePointer(root, node.$ref) === undefined)
+      problems.push(`${path}.$ref: "${node.$ref}" does not resolve inside the schema`);
   });
 }
 
@@ -221,7 +241,10 @@ function checkGeminiSchema(schema: unknown, at: string, problems: string[], dept
     if (!isObject(schema.properties)) problems.push(`${at}.properties: must be an object`);
     else {
       for (const [name, sub] of Object.entries(schema.properties)) {
-        if (!DECLARED_NAME_PATTERN.test(name)) problems.push(`${at}.properties["${name}"]: parameter names must start with a letter or an underscore and contain only a-z, A-Z, 0-9 or underscores, at most 64`);
+        if (!DECLARED_NAME_PATTERN.test(name))
+          problems.push(
+            `${at}.properties["${name}"]: parameter names must start with a letter or an underscore and contain only a-z, A-Z, 0-9 or underscores, at most 64`,
+          );
         checkGeminiSchema(sub, `${childPath(at + '.properties', name)}`, problems, depth + 1);
       }
     }

@@ -1,13 +1,7 @@
 // One MCP endpoint: the tools flows registered, the object-graph tools when roots are exposed,
 // and the calls waiting for flows. It builds a fresh SDK `Server` for every serving unit (one
 // HTTP request in 2026-07-28, one session in 2025, one xiaozhi connection) from the same tools.
-import {
-  CLIENT_INFO_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { PendingCalls } from './pending-calls';
 import { ToolRegistry } from './tool-registry';
 import { errorResult, type CallToolResult, type Tool, type ToolCall } from './types';
@@ -36,7 +30,13 @@ export class McpEndpoint {
   listTools(): Tool[] {
     const graph = this.graph?.definitions() ?? [];
     const graphNames = new Set(graph.map((t) => t.name));
-    return [...this.tools.topLevel().map((t) => t.definition).filter((t) => !graphNames.has(t.name)), ...graph];
+    return [
+      ...this.tools
+        .topLevel()
+        .map((t) => t.definition)
+        .filter((t) => !graphNames.has(t.name)),
+      ...graph,
+    ];
   }
 
   async callTool(name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>): Promise<CallToolResult> {

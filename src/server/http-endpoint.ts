@@ -33,8 +33,7 @@ interface Session {
   server: Server;
 }
 
-const jsonError = (status: number, code: number, message: string) =>
-  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+const jsonError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 
 export class HttpServing {
   private readonly modern: McpHttpHandler;
@@ -43,7 +42,10 @@ export class HttpServing {
   private readonly stopListening: () => void;
   private closed = false;
 
-  constructor(private readonly endpoint: McpEndpoint, private readonly options: HttpServingOptions) {
+  constructor(
+    private readonly endpoint: McpEndpoint,
+    private readonly options: HttpServingOptions,
+  ) {
     this.modern = createMcpHandler(() => endpoint.createServer(), { legacy: 'reject', onerror: options.onError });
     this.checkBearer = bearerCheck(options.tokens, options.anonymous);
     this.stopListening = endpoint.tools.onChange(() => this.announceToolsChanged());

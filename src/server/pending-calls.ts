@@ -27,7 +27,12 @@ export class PendingCalls {
       };
       const onAbort = () => settle(errorResult(`The call of ${call.tool} was cancelled by the client.`));
       const timer = setTimeout(
-        () => settle(errorResult(`No flow answered ${call.tool} within ${timeoutMs / 1000} s: wire its mcp-tool-in to an mcp-tool-out (keep msg._mcp), or raise the tool's timeout.`)),
+        () =>
+          settle(
+            errorResult(
+              `No flow answered ${call.tool} within ${timeoutMs / 1000} s: wire its mcp-tool-in to an mcp-tool-out (keep msg._mcp), or raise the tool's timeout.`,
+            ),
+          ),
         timeoutMs,
       );
       this.calls.set(handle, { resolve: settle, call, timer });

@@ -42,7 +42,9 @@ export function resultFromReply(reply: Reply): CallToolResult {
 /** Catch → mcp-tool-out: the call fails with the error text and the node that raised it. */
 export function resultFromCaughtError(error: CaughtError): CallToolResult {
   const source = error.source ?? {};
-  const who = source.name ? `"${String(source.name)}" (${String(source.type ?? 'node')} ${String(source.id ?? '')})` : `${String(source.type ?? 'node')} ${String(source.id ?? '')}`;
+  const who = source.name
+    ? `"${String(source.name)}" (${String(source.type ?? 'node')} ${String(source.id ?? '')})`
+    : `${String(source.type ?? 'node')} ${String(source.id ?? '')}`;
   const text = `Error in node ${who.trim()}: ${String(error.message ?? 'unknown error')}`;
   return { content: [{ type: 'text', text }], isError: true };
 }

@@ -27,7 +27,8 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
   if (path.length > 1) path = path.replace(/\/+$/, '');
   const store = typeof def.contextStore === 'string' && def.contextStore.trim() && def.contextStore !== 'default' ? def.contextStore.trim() : undefined;
   const xiaozhi = typeof credentials.xiaozhiEndpoint === 'string' && credentials.xiaozhiEndpoint.trim() ? credentials.xiaozhiEndpoint.trim() : undefined;
-  if (xiaozhi && !/^wss?:\/\//.test(xiaozhi)) throw new Error('the xiaozhi MCP endpoint must be a ws:// or wss:// URL (copy it from the xiaozhi console, token included)');
+  if (xiaozhi && !/^wss?:\/\//.test(xiaozhi))
+    throw new Error('the xiaozhi MCP endpoint must be a ws:// or wss:// URL (copy it from the xiaozhi console, token included)');
   return {
     path,
     name: typeof def.name === 'string' && def.name.trim() ? def.name.trim() : 'node-red',

@@ -66,7 +66,11 @@ export class XiaozhiLink {
   private readonly initialDelay: number;
   private readonly maxDelay: number;
 
-  constructor(private readonly url: string, private readonly createServer: () => Server, private readonly options: XiaozhiLinkOptions = {}) {
+  constructor(
+    private readonly url: string,
+    private readonly createServer: () => Server,
+    private readonly options: XiaozhiLinkOptions = {},
+  ) {
     this.initialDelay = options.initialDelayMs ?? 1000;
     this.maxDelay = options.maxDelayMs ?? 60000;
     this.delay = this.initialDelay;

@@ -55,7 +55,10 @@ export function createListenerVoice(o: ListenerVoiceOptions): VoiceHub {
           const catalog = await buildCatalog(live.sources());
           for (const u of catalog.unavailable) o.warn(`esp32-listener live: the tools of ${u.server} are not available: ${u.error}`);
           const client = createGeminiClient({ apiKey, baseUrl: live.baseUrl, apiVersion: DEFAULT_API_VERSION });
-          return LiveSession.open({ client, model: live.model, voice: live.voice, systemInstruction: live.systemInstruction, catalog, executor: mcpExecutor(), secrets: [apiKey] }, events);
+          return LiveSession.open(
+            { client, model: live.model, voice: live.voice, systemInstruction: live.systemInstruction, catalog, executor: mcpExecutor(), secrets: [apiKey] },
+            events,
+          );
         }
       : undefined,
     onLiveEvent: (device, e) => {

@@ -136,7 +136,12 @@ export class VoiceHub implements VoiceListener, AudioChannels {
     return { sampleRate: base.sampleRate, frameMs: [20, 40, 60].includes(asked) ? asked : base.frameMs };
   }
 
-  private conversationFor(device: VoiceDevice, downlink: { sampleRate: number; frameMs: number }, link: ConstructorParameters<typeof Conversation>[0]['link'], stopGraceMs: number): Conversation {
+  private conversationFor(
+    device: VoiceDevice,
+    downlink: { sampleRate: number; frameMs: number },
+    link: ConstructorParameters<typeof Conversation>[0]['link'],
+    stopGraceMs: number,
+  ): Conversation {
     const live = this.options.mode === 'live';
     const conversation = new Conversation({ link, sessionId: device.sessionId, downlink, collect: !live, stopGraceMs });
     if (this.options.mode === 'flow') conversation.on('utterance', (u) => this.options.onUtterance?.(device, u));

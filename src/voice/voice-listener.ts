@@ -29,22 +29,35 @@ export function speechInput(payload: unknown, sampleRate?: unknown): SpeakInput 
     }
     const rate = Number(sampleRate);
     if (!Number.isInteger(rate) || rate < 8000 || rate > 96000) {
-      throw new McpNodeError('esp32-say: msg.payload is audio without a WAV header: set msg.sampleRate (e.g. 24000) for 16-bit mono PCM', 'no sample rate', 'SAY_NO_RATE');
+      throw new McpNodeError(
+        'esp32-say: msg.payload is audio without a WAV header: set msg.sampleRate (e.g. 24000) for 16-bit mono PCM',
+        'no sample rate',
+        'SAY_NO_RATE',
+      );
     }
     return { samples: pcmFromBytes(payload), sampleRate: rate } satisfies PcmAudio;
   }
-  throw new McpNodeError('esp32-say: msg.payload must be a text to speak or an audio Buffer (WAV, or PCM with msg.sampleRate)', 'bad payload', 'SAY_BAD_PAYLOAD');
+  throw new McpNodeError(
+    'esp32-say: msg.payload must be a text to speak or an audio Buffer (WAV, or PCM with msg.sampleRate)',
+    'bad payload',
+    'SAY_BAD_PAYLOAD',
+  );
 }
 
 /** The listener's voice seam, or an error saying what to configure. */
 export function voiceOf(listenerNode: unknown): VoiceListener {
   const voice = (listenerNode as { voice?: VoiceListener } | undefined)?.voice;
-  if (!listenerNode) throw new McpNodeError('esp32-say: no esp32-listener is selected: choose the listener the device connects to', 'no listener', 'SAY_NO_LISTENER');
+  if (!listenerNode)
+    throw new McpNodeError('esp32-say: no esp32-listener is selected: choose the listener the device connects to', 'no listener', 'SAY_NO_LISTENER');
   if (!voice || typeof voice.conversation !== 'function') {
     throw new McpNodeError('esp32-say: the listener\'s voice setting is "off": set it to "flow" to speak from the flow', 'voice off', 'SAY_NO_VOICE');
   }
   if (voice.voiceMode !== 'flow') {
-    throw new McpNodeError(`esp32-say: the listener's voice setting is "${voice.voiceMode}": set it to "flow" to speak from the flow`, 'voice not flow', 'SAY_VOICE_OFF');
+    throw new McpNodeError(
+      `esp32-say: the listener's voice setting is "${voice.voiceMode}": set it to "flow" to speak from the flow`,
+      'voice not flow',
+      'SAY_VOICE_OFF',
+    );
   }
   return voice;
 }

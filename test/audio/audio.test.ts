@@ -4,7 +4,19 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnergyVad, FramePacer, OpusDecoder, OpusEncoder, WavFormatError, decodeWav, encodeAll, encodeWav, isWav, nearestOpusRate, resample } from '../../src/audio';
+import {
+  EnergyVad,
+  FramePacer,
+  OpusDecoder,
+  OpusEncoder,
+  WavFormatError,
+  decodeWav,
+  encodeAll,
+  encodeWav,
+  isWav,
+  nearestOpusRate,
+  resample,
+} from '../../src/audio';
 
 const speechWav = readFileSync(join(__dirname, '../peers/xiaozhi-device/fixtures/speech-16k.wav'));
 
@@ -21,7 +33,7 @@ function rms(s: Int16Array, from = 0, to = s.length): number {
 
 function zeroCrossings(s: Int16Array): number {
   let n = 0;
-  for (let i = 1; i < s.length; i++) if ((s[i - 1] < 0) !== (s[i] < 0)) n++;
+  for (let i = 1; i < s.length; i++) if (s[i - 1] < 0 !== s[i] < 0) n++;
   return n;
 }
 

@@ -45,9 +45,13 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       tag: 'agent-editor',
       viewport: { width: 1280, height: 900 },
       ready: (p) =>
-        p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(), undefined, {
-          timeout: 60000,
-        }),
+        p.waitForFunction(
+          () => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(),
+          undefined,
+          {
+            timeout: 60000,
+          },
+        ),
     });
     page = editor.page;
   });
@@ -94,7 +98,15 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
         credentials: { apiKey: API_KEY },
         wires: [[], []],
       },
-      { id: 'lst1', type: 'esp32-listener', name: 'my devices', transport: 'websocket', path: '/xiaozhi/v1/', allow: '', credentials: { tokens: DEVICE_TOKEN } },
+      {
+        id: 'lst1',
+        type: 'esp32-listener',
+        name: 'my devices',
+        transport: 'websocket',
+        path: '/xiaozhi/v1/',
+        allow: '',
+        credentials: { tokens: DEVICE_TOKEN },
+      },
       { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
     ];
     const res = await fetch(`${nodeRed!.url}flows`, {
@@ -111,7 +123,10 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   }
 
   async function shot(name: string): Promise<void> {
-    await page.locator('.red-ui-tray:last-of-type').last().screenshot({ path: join(screenshotDir, `${name}.png`) });
+    await page
+      .locator('.red-ui-tray:last-of-type')
+      .last()
+      .screenshot({ path: join(screenshotDir, `${name}.png`) });
   }
 
   it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {
@@ -169,7 +184,10 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     assert.equal(sent.length, 2);
     assert.equal(sent[0].model, 'gemini-3.8-flash');
     assert.equal(sent[0].headers['x-goog-api-key'], API_KEY);
-    assert.deepEqual(sent[0].body.tools[0].functionDeclarations.map((d: any) => d.name), ['HassTurnOn']);
+    assert.deepEqual(
+      sent[0].body.tools[0].functionDeclarations.map((d: any) => d.name),
+      ['HassTurnOn'],
+    );
     const haCall = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').at(-1) as any;
     assert.deepEqual(haCall.json.params, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
     // The key never reached the page.

@@ -12,7 +12,7 @@ describe('editor admin routes (mcp-server tools and test)', function () {
     await load([{ id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: peers.ha.url }], { ha: { token: peers.ha.token } });
   });
 
-  it('GET mcp-server/:id/tools lists a deployed server\'s 19 tools, with compiler warnings for a format', async () => {
+  it("GET mcp-server/:id/tools lists a deployed server's 19 tools, with compiler warnings for a format", async () => {
     const plain = await helper.request().get('/mcp-server/ha/tools').expect(200);
     assert.equal(plain.body.tools.length, 19);
     assert.deepEqual(plain.body.warnings ?? [], [], 'a clean list has no warnings');

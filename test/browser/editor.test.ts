@@ -28,7 +28,12 @@ function helpLead(type: string): string {
   assert.ok(block, `nodes/${type}.html has no help template`);
   const p = /<p>([\s\S]*?)<\/p>/.exec(block);
   assert.ok(p, `help of ${type} has no first paragraph`);
-  return p[1].replace(/<[^>]+>/g, '').replace(/&[a-z]+;/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40);
+  return p[1]
+    .replace(/<[^>]+>/g, '')
+    .replace(/&[a-z]+;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 40);
 }
 
 describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function () {
@@ -71,7 +76,10 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   });
 
   async function shot(name: string, selector = '.red-ui-tray:last-of-type'): Promise<void> {
-    await page.locator(selector).last().screenshot({ path: join(screenshotDir, `${name}.png`) });
+    await page
+      .locator(selector)
+      .last()
+      .screenshot({ path: join(screenshotDir, `${name}.png`) });
   }
 
   /** The whole editor, canvas scrolled back to its top-left corner. */
@@ -84,7 +92,10 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   async function placeNodes(nodes: Array<Record<string, unknown>>): Promise<void> {
     await page.evaluate((list) => {
       const z = RED.workspaces.active();
-      RED.view.importNodes(list.map((n: any) => ({ ...n, z })), { generateIds: false, addFlow: false, touchImport: true, notify: false, applyNodeDefaults: true });
+      RED.view.importNodes(
+        list.map((n: any) => ({ ...n, z })),
+        { generateIds: false, addFlow: false, touchImport: true, notify: false, applyNodeDefaults: true },
+      );
       // The import anchors nodes to the mouse position; put them where the flow says.
       for (const n of list) Object.assign(RED.nodes.node(n.id), { x: n.x, y: n.y, dirty: true });
       RED.view.select({ nodes: [] });
@@ -101,9 +112,34 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
 
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
     await placeNodes([
-      { id: 'inject1', type: 'inject', name: 'turn on kitchen', x: 200, y: 200, props: [{ p: 'payload' }], repeat: '', once: false, topic: '', payload: '{"name":"Kitchen Light"}', payloadType: 'json', wires: [['call1']] },
+      {
+        id: 'inject1',
+        type: 'inject',
+        name: 'turn on kitchen',
+        x: 200,
+        y: 200,
+        props: [{ p: 'payload' }],
+        repeat: '',
+        once: false,
+        topic: '',
+        payload: '{"name":"Kitchen Light"}',
+        payloadType: 'json',
+        wires: [['call1']],
+      },
       { id: 'call1', type: 'mcp-call-tool', x: 420, y: 200, server: '', tool: '', wires: [['debug1'], []] },
-      { id: 'debug1', type: 'debug', name: 'result', x: 640, y: 200, active: true, tosidebar: true, console: false, complete: 'payload', targetType: 'msg', wires: [] },
+      {
+        id: 'debug1',
+        type: 'debug',
+        name: 'result',
+        x: 640,
+        y: 200,
+        active: true,
+        tosidebar: true,
+        console: false,
+        complete: 'payload',
+        targetType: 'msg',
+        wires: [],
+      },
     ]);
     const wires = await page.evaluate(() => RED.nodes.filterLinks({ source: RED.nodes.node('call1') }).map((l: any) => l.target.id));
     assert.deepEqual(wires, ['debug1']);
@@ -163,7 +199,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.deepEqual(server, { type: 'mcp-server', url: ha!.url, transport: 'http', name: 'Home Assistant' });
   });
 
-  it('mcp-call-tool lists the undeployed server\'s tools, picks HassTurnOn and shows its description and schema', async () => {
+  it("mcp-call-tool lists the undeployed server's tools, picks HassTurnOn and shows its description and schema", async () => {
     const option = page.locator('#mcp-call-tool-select option[value="HassTurnOn"]');
     await option.waitFor({ state: 'attached', timeout: 30000 });
     assert.equal(await page.locator('#mcp-call-tool-select option').count(), 20); // 19 tools + the prompt
@@ -188,7 +224,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.deepEqual(saved, { tool: 'HassTurnOn', server: serverId });
   });
 
-  it('deploys, the inject button calls HassTurnOn and the debug sidebar shows Home Assistant\'s answer', async () => {
+  it("deploys, the inject button calls HassTurnOn and the debug sidebar shows Home Assistant's answer", async () => {
     await page.locator('#red-ui-header-button-deploy').click();
     await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
     const callsBefore = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').length;
@@ -211,11 +247,15 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       }, key);
     }
     await message.first().getByText('"light.kitchen"').waitFor();
-    await page.locator('.red-ui-notification').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => undefined);
+    await page
+      .locator('.red-ui-notification')
+      .first()
+      .waitFor({ state: 'detached', timeout: 15000 })
+      .catch(() => undefined);
     await pageShot('flow-debug-result');
   });
 
-  it('mcp-list-tools shows the schema compiler\'s warnings for the chosen format before deploy', async () => {
+  it("mcp-list-tools shows the schema compiler's warnings for the chosen format before deploy", async () => {
     await placeNodes([{ id: 'list1', type: 'mcp-list-tools', x: 420, y: 300, server: serverId, format: 'mcp', property: 'payload', wires: [[]] }]);
     await openEditor('list1');
     // gemini-schema is Gemini's OpenAPI subset: HA's schemas lose what it cannot express.
@@ -235,12 +275,18 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     const mcpJson = {
       mcpServers: {
         everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { LOG: '1', GITHUB_TOKEN: 'ghp-secret-import-env' } },
-        'remote-http': { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer secret-import-token', 'X-Team': 'home', 'X-Api-Key': 'secret-import-apikey' } },
+        'remote-http': {
+          type: 'http',
+          url: 'https://mcp.example.com/mcp',
+          headers: { Authorization: 'Bearer secret-import-token', 'X-Team': 'home', 'X-Api-Key': 'secret-import-apikey' },
+        },
         'legacy-sse': { type: 'sse', url: 'http://127.0.0.1:9/sse' },
         broken: { description: 'neither command nor url' },
       },
     };
-    await page.locator('#node-config-mcp-import-file').setInputFiles({ name: '.mcp.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mcpJson, null, 2)) });
+    await page
+      .locator('#node-config-mcp-import-file')
+      .setInputFiles({ name: '.mcp.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mcpJson, null, 2)) });
     await page.waitForFunction(() => /mcpServers/.test($('#node-config-mcp-import-text').val()));
     await page.locator('#node-config-mcp-import-create').click();
     const result = page.locator('#node-config-mcp-import-result.mcp-ok');
@@ -256,15 +302,55 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       const out: Record<string, unknown> = {};
       RED.nodes.eachConfig((n: any) => {
         if (n.type === 'mcp-server' && n.name !== 'Home Assistant') {
-          out[n.name] = { transport: n.transport, url: n.url, command: n.command, args: n.args, env: n.env, headers: n.headers, token: n.credentials && n.credentials.token, secrets: n.credentials && n.credentials.secrets, valid: n.valid };
+          out[n.name] = {
+            transport: n.transport,
+            url: n.url,
+            command: n.command,
+            args: n.args,
+            env: n.env,
+            headers: n.headers,
+            token: n.credentials && n.credentials.token,
+            secrets: n.credentials && n.credentials.secrets,
+            valid: n.valid,
+          };
         }
       });
       return out;
     });
     assert.deepEqual(imported, {
-      everything: { transport: 'stdio', url: '', command: 'npx', args: '["-y","@modelcontextprotocol/server-everything"]', env: '{"LOG":"1"}', headers: '', token: undefined, secrets: '{"headers":{},"env":{"GITHUB_TOKEN":"ghp-secret-import-env"}}', valid: true },
-      'remote-http': { transport: 'http', url: 'https://mcp.example.com/mcp', command: '', args: '', env: '', headers: '{"X-Team":"home"}', token: 'secret-import-token', secrets: '{"headers":{"X-Api-Key":"secret-import-apikey"},"env":{}}', valid: true },
-      'legacy-sse': { transport: 'sse', url: 'http://127.0.0.1:9/sse', command: '', args: '', env: '', headers: '', token: undefined, secrets: undefined, valid: true },
+      everything: {
+        transport: 'stdio',
+        url: '',
+        command: 'npx',
+        args: '["-y","@modelcontextprotocol/server-everything"]',
+        env: '{"LOG":"1"}',
+        headers: '',
+        token: undefined,
+        secrets: '{"headers":{},"env":{"GITHUB_TOKEN":"ghp-secret-import-env"}}',
+        valid: true,
+      },
+      'remote-http': {
+        transport: 'http',
+        url: 'https://mcp.example.com/mcp',
+        command: '',
+        args: '',
+        env: '',
+        headers: '{"X-Team":"home"}',
+        token: 'secret-import-token',
+        secrets: '{"headers":{"X-Api-Key":"secret-import-apikey"},"env":{}}',
+        valid: true,
+      },
+      'legacy-sse': {
+        transport: 'sse',
+        url: 'http://127.0.0.1:9/sse',
+        command: '',
+        args: '',
+        env: '',
+        headers: '',
+        token: undefined,
+        secrets: undefined,
+        valid: true,
+      },
     });
     // One undoable step: the history's last event adds exactly these three nodes.
     const last = await page.evaluate(() => {
@@ -286,7 +372,9 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
     const remoteId = await page.evaluate(() => {
       let id = '';
-      RED.nodes.eachConfig((n: any) => { if (n.name === 'remote-http') id = n.id; });
+      RED.nodes.eachConfig((n: any) => {
+        if (n.name === 'remote-http') id = n.id;
+      });
       return id;
     });
     const cred = await fetch(`${nodeRed!.url}credentials/mcp-server/${remoteId}`).then((r) => r.json());
@@ -300,9 +388,17 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.evaluate((id) => RED.editor.editConfig('', 'mcp-server', id), remoteId);
     await page.locator('#node-config-headers-list .mcp-entry-key').nth(1).waitFor();
     const rows = await page.evaluate(() =>
-      $('#node-config-headers-list').editableList('items').map(function (this: any) {
-        return { key: $(this).find('.mcp-entry-key').val(), value: $(this).find('.mcp-entry-value').val(), type: $(this).find('.mcp-entry-value').attr('type'), secret: $(this).find('.mcp-entry-secret').prop('checked') };
-      }).get(),
+      $('#node-config-headers-list')
+        .editableList('items')
+        .map(function (this: any) {
+          return {
+            key: $(this).find('.mcp-entry-key').val(),
+            value: $(this).find('.mcp-entry-value').val(),
+            type: $(this).find('.mcp-entry-value').attr('type'),
+            secret: $(this).find('.mcp-entry-secret').prop('checked'),
+          };
+        })
+        .get(),
     );
     assert.deepEqual(rows, [
       { key: 'X-Team', value: 'home', type: 'text', secret: false },
@@ -330,11 +426,14 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       { id: 'agent1', type: 'gemini-agent', x: 420, y: 400, wires: [[], []] },
       { id: 'esp1', type: 'esp32-mcp-in', listener: 'lst1', x: 420, y: 480, wires: [[]] },
     ]);
-    for (const [id, type] of [['agent1', 'gemini-agent'], ['esp1', 'esp32-mcp-in']]) {
+    for (const [id, type] of [
+      ['agent1', 'gemini-agent'],
+      ['esp1', 'esp32-mcp-in'],
+    ]) {
       await openEditor(id);
       // The form is filled in after the tray's buttons exist: wait for it rather than race it.
       await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
-      assert.ok(await page.locator('#dialog-form .form-row').count() > 0, `${type} dialog has fields`);
+      assert.ok((await page.locator('#dialog-form .form-row').count()) > 0, `${type} dialog has fields`);
       if (type === 'esp32-mcp-in') {
         // the editor's config-node select for the listener, holding the imported one
         await page.waitForFunction(() => $('#node-input-listener').val() === 'lst1');
@@ -346,7 +445,12 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   });
 
   it('the Configuration nodes sidebar lists the esp32-listener with its two users', async () => {
-    const users = await page.evaluate(() => RED.nodes.node('lst1').users.map((u: any) => u.type).sort());
+    const users = await page.evaluate(() =>
+      RED.nodes
+        .node('lst1')
+        .users.map((u: any) => u.type)
+        .sort(),
+    );
     assert.deepEqual(users, ['esp32-mcp-in', 'mcp-server']);
     await page.evaluate(() => RED.sidebar.show('config'));
     const entry = page.locator('.red-ui-palette-node-config', { hasText: 'my devices' });
@@ -384,7 +488,18 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     const served = await page.evaluate(async () => (await fetch('resources/node-red-contrib-mcp-gemini/mcp-gemini-editor.js')).status);
     assert.equal(served, 200);
     const api = await page.evaluate(() => Object.keys((window as unknown as { mcpGeminiEditor: object }).mcpGeminiEditor).sort());
-    assert.deepEqual(api, ['addServers', 'getJson', 'loadTools', 'parseMcpJson', 'parseObject', 'postJson', 'serverDropdown', 'settingsOf', 'suggestTools', 'xhrError']);
+    assert.deepEqual(api, [
+      'addServers',
+      'getJson',
+      'loadTools',
+      'parseMcpJson',
+      'parseObject',
+      'postJson',
+      'serverDropdown',
+      'settingsOf',
+      'suggestTools',
+      'xhrError',
+    ]);
     // What the dialogs share is on that object, not loose on window.
     const loose = await page.evaluate(() => ['loadTools', 'settingsOf', 'serverDropdown', 'suggestTools', 'editDistance'].filter((k) => k in window));
     assert.deepEqual(loose, []);

@@ -39,7 +39,8 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     editor = await launchEditor(nodeRed.url, {
       tag: 'prompt-editor',
       viewport: { width: 1280, height: 900 },
-      ready: (p) => p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.workspaces.active(), undefined, { timeout: 60000 }),
+      ready: (p) =>
+        p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.workspaces.active(), undefined, { timeout: 60000 }),
     });
     page = editor.page;
   });
@@ -73,7 +74,9 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
 
   it('mcp-resource: the dropdown lists the exposed-entities resource', async () => {
     await openEditor('resource1');
-    await page.waitForFunction(() => $('#mcp-resource-select option[value="homeassistant://assist/exposed-entities"]').length === 1, undefined, { timeout: 30000 });
+    await page.waitForFunction(() => $('#mcp-resource-select option[value="homeassistant://assist/exposed-entities"]').length === 1, undefined, {
+      timeout: 30000,
+    });
     await page.selectOption('#mcp-resource-select', 'homeassistant://assist/exposed-entities');
     assert.match(await page.locator('#mcp-resource-description').innerText(), /text\/yaml/);
     await saveDialog();
@@ -91,9 +94,21 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     await saveDialog();
     const saved = await page.evaluate(() => {
       const n = RED.nodes.node('agent1');
-      return { systemPrompt: n.systemPrompt, approval: n.approval, approveDestructive: n.approveDestructive, approvalTimeout: n.approvalTimeout, outputs: n.outputs };
+      return {
+        systemPrompt: n.systemPrompt,
+        approval: n.approval,
+        approveDestructive: n.approveDestructive,
+        approvalTimeout: n.approvalTimeout,
+        outputs: n.outputs,
+      };
     });
-    assert.deepEqual(saved, { systemPrompt: { server: 'ha', name: 'Assist', arguments: {} }, approval: 'HassTurnOff\nHassTurnOn', approveDestructive: true, approvalTimeout: '60', outputs: 3 });
+    assert.deepEqual(saved, {
+      systemPrompt: { server: 'ha', name: 'Assist', arguments: {} },
+      approval: 'HassTurnOff\nHassTurnOn',
+      approveDestructive: true,
+      approvalTimeout: '60',
+      outputs: 3,
+    });
     assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
   });
 });

@@ -48,7 +48,18 @@ describe('esp32-say', () => {
     const flow = [
       { id: 'tab', type: 'tab' },
       { id: 'listener', type: 'test-voice-listener' },
-      { id: 'say', type: 'esp32-say', z: 'tab', listener: 'listener', deviceId: '', tts: { provider: 'gemini', model: 'gemini-2.5-flash-preview-tts', voice: 'Puck' }, baseUrl: fake.url, wires: [['out']], x: 100, y: 100 },
+      {
+        id: 'say',
+        type: 'esp32-say',
+        z: 'tab',
+        listener: 'listener',
+        deviceId: '',
+        tts: { provider: 'gemini', model: 'gemini-2.5-flash-preview-tts', voice: 'Puck' },
+        baseUrl: fake.url,
+        wires: [['out']],
+        x: 100,
+        y: 100,
+      },
       { id: 'out', type: 'helper', z: 'tab', x: 300, y: 100 },
       { id: 'catcher', type: 'catch', z: 'tab', scope: null, uncaught: false, wires: [['caught']], x: 100, y: 200 },
       { id: 'caught', type: 'helper', z: 'tab', x: 300, y: 200 },
@@ -85,7 +96,10 @@ describe('esp32-say', () => {
   });
 
   it('plays a WAV from the flow, resampled to the announced rate', async () => {
-    const wav = encodeWav(new Int16Array(16000).map((_, i) => 7000 * Math.sin(i / 4)), 16000);
+    const wav = encodeWav(
+      new Int16Array(16000).map((_, i) => 7000 * Math.sin(i / 4)),
+      16000,
+    );
     const { out } = await send({ payload: wav, device: { id: DEVICE } });
     assert.deepEqual(out.payload, { durationMs: 1020, aborted: false });
     assert.equal(voice.speaker.report.sampleRate, 24000);
@@ -109,7 +123,10 @@ describe('esp32-say', () => {
   });
 
   it('ends with aborted:true when the device aborts playback', async () => {
-    const long = encodeWav(new Int16Array(24000 * 6).map((_, i) => 5000 * Math.sin(i / 6)), 24000);
+    const long = encodeWav(
+      new Int16Array(24000 * 6).map((_, i) => 5000 * Math.sin(i / 6)),
+      24000,
+    );
     voice.speaker.once('first-audio', () => voice.abort());
     const { out } = await send({ payload: long, device: { id: DEVICE } });
     assert.equal(out.payload.aborted, true);

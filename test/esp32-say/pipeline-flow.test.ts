@@ -36,7 +36,13 @@ describe('voice pipeline flow: utterance → gemini-agent → esp32-say', () => 
   it('the device asks, Gemini hears the WAV and turns on the light through Home Assistant, the device hears the answer', async () => {
     hub = new VoiceHub({
       mode: 'flow',
-      onUtterance: (device, u) => utterances.emit('utterance', { topic: 'utterance', payload: u.wav, device: { id: device.id, transport: device.transport }, ...(u.wakeWord ? { wakeWord: u.wakeWord } : {}) }),
+      onUtterance: (device, u) =>
+        utterances.emit('utterance', {
+          topic: 'utterance',
+          payload: u.wav,
+          device: { id: device.id, transport: device.transport },
+          ...(u.wakeWord ? { wakeWord: u.wakeWord } : {}),
+        }),
     });
     const servers = await startHubServers(hub);
     const ha = haServer(peers.ha);
@@ -47,7 +53,15 @@ describe('voice pipeline flow: utterance → gemini-agent → esp32-say', () => 
       extra: [
         { id: 'listener', type: 'test-voice-listener' },
         { id: 'in', type: 'test-utterance-in', wires: [['agent']] },
-        { id: 'say', type: 'esp32-say', listener: 'listener', deviceId: '', tts: { provider: 'gemini', model: '', voice: 'Kore' }, baseUrl: peers.fake.url, wires: [['played']] },
+        {
+          id: 'say',
+          type: 'esp32-say',
+          listener: 'listener',
+          deviceId: '',
+          tts: { provider: 'gemini', model: '', voice: 'Kore' },
+          baseUrl: peers.fake.url,
+          wires: [['played']],
+        },
         { id: 'played', type: 'helper' },
       ],
     });

@@ -113,7 +113,14 @@ describe('esp32 admission: MQTT gateway', () => {
   });
 
   it('anonymous: a second client claiming a connected device id without a token is refused', async () => {
-    const { shared, listener, events } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, anonymous: true, tokens: [DEVICE_TOKEN], requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({
+      transport: 'mqtt-gateway',
+      bind: '127.0.0.1',
+      port: 0,
+      anonymous: true,
+      tokens: [DEVICE_TOKEN],
+      requestTimeoutMs: 3000,
+    });
     const url = `mqtt://127.0.0.1:${(listener as MqttGatewayListener).port}`;
     const real = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', fixture: ottoRobot() });
     try {

@@ -26,7 +26,12 @@ describe('example flow: esp32-device-tools.json', function () {
     // the user's step from the comment: the device's token in the listener
     await load(nodes, { 'esp32.listener': { tokens: DEVICE_TOKEN } }, extraNodes);
     const ready = new Promise<void>((resolve) => helper.getNode('esp32.events').on('input', (m: any) => m.topic === 'tools' && resolve()));
-    const device = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/', deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
+    const device = await XiaozhiWsDevice.connect({
+      url: helper.url().replace('http', 'ws') + '/xiaozhi/v1/',
+      deviceId: OTTO_ID,
+      token: DEVICE_TOKEN,
+      fixture: ottoRobot(),
+    });
     try {
       await ready;
       const tools = nextMessage('esp32.tools');

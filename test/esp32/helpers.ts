@@ -26,7 +26,13 @@ export interface WsRig {
 export async function startWsRig(settings: Partial<Esp32ListenerSettings> = {}): Promise<WsRig> {
   const server = createServer((_req, res) => res.writeHead(404).end());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { shared, listener, events } = await startListener({ transport: 'websocket', requestTimeoutMs: 5000, tokens: [DEVICE_TOKEN], httpServer: server, ...settings });
+  const { shared, listener, events } = await startListener({
+    transport: 'websocket',
+    requestTimeoutMs: 5000,
+    tokens: [DEVICE_TOKEN],
+    httpServer: server,
+    ...settings,
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     shared,

@@ -5,7 +5,7 @@ import { parseListenerSettings } from '../../src/esp32/listener-settings';
 import { recordLookup } from '../../src/env-expand';
 
 describe('esp32 listener settings', () => {
-  it('a bare websocket listener: Node-RED\'s own server, no tokens, not anonymous, voice off', () => {
+  it("a bare websocket listener: Node-RED's own server, no tokens, not anonymous, voice off", () => {
     const s = parseListenerSettings({});
     assert.equal(s.transport, 'websocket');
     assert.equal(s.path, '/xiaozhi/v1/');
@@ -23,7 +23,11 @@ describe('esp32 listener settings', () => {
 
   it('tokens split on newlines, spaces and commas; ${VAR} expands in settings and credentials', () => {
     const env = { DEVICE_TOKEN: 'from-env', XZ_PATH: '/xz/' };
-    const s = parseListenerSettings({ path: '${XZ_PATH}', anonymous: 'true', allow: 'D8-3B-DA-4E-21-7C\n' }, { tokens: 'a\nb, c ${DEVICE_TOKEN}' }, recordLookup(env));
+    const s = parseListenerSettings(
+      { path: '${XZ_PATH}', anonymous: 'true', allow: 'D8-3B-DA-4E-21-7C\n' },
+      { tokens: 'a\nb, c ${DEVICE_TOKEN}' },
+      recordLookup(env),
+    );
     assert.deepEqual(s.tokens, ['a', 'b', 'c', 'from-env']);
     assert.equal(s.path, '/xz/');
     assert.equal(s.anonymous, true);

@@ -66,9 +66,20 @@ describe('esp32 engine: MQTT client mode', () => {
   });
 
   it('learns devices from a {mac_} in the device→server topic', async () => {
-    const device = await XiaozhiMqttDevice.connect({ brokerUrl: broker.url, deviceId: LICHUANG_ID, mode: 'subscribing', publishTopic: 'xiaozhi/a0_b1_c2_d3_e4_f5/up', fixture: lichuangDev() });
+    const device = await XiaozhiMqttDevice.connect({
+      brokerUrl: broker.url,
+      deviceId: LICHUANG_ID,
+      mode: 'subscribing',
+      publishTopic: 'xiaozhi/a0_b1_c2_d3_e4_f5/up',
+      fixture: lichuangDev(),
+    });
     devices.push(device);
-    const { shared, listener, events } = await startListener({ transport: 'mqtt', broker: broker.url, publishTopic: 'xiaozhi/{mac_}/up', requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({
+      transport: 'mqtt',
+      broker: broker.url,
+      publishTopic: 'xiaozhi/{mac_}/up',
+      requestTimeoutMs: 3000,
+    });
     try {
       await new Promise((r) => setTimeout(r, 200)); // let the listener subscribe
       device.sendHello();
@@ -83,7 +94,13 @@ describe('esp32 engine: MQTT client mode', () => {
 
 describe('esp32 engine: MQTT gateway mode', () => {
   it('talks MCP with stock devices that never subscribe, each on its own connection', async () => {
-    const { shared, listener, events } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens: [DEVICE_TOKEN], requestTimeoutMs: 3000 });
+    const { shared, listener, events } = await startListener({
+      transport: 'mqtt-gateway',
+      bind: '127.0.0.1',
+      port: 0,
+      tokens: [DEVICE_TOKEN],
+      requestTimeoutMs: 3000,
+    });
     const gw = listener as MqttGatewayListener;
     const url = `mqtt://127.0.0.1:${gw.port}`;
     const otto = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: DEVICE_TOKEN, fixture: ottoRobot() });
@@ -125,9 +142,13 @@ describe('esp32 engine: MQTT gateway mode', () => {
     const port = (listener as MqttGatewayListener).port!;
     const url = `mqtt://127.0.0.1:${port}`;
     try {
-      const notAllowed = await rejection(XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: LICHUANG_ID, mode: 'stock', password: 's3cret', fixture: lichuangDev() }));
+      const notAllowed = await rejection(
+        XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: LICHUANG_ID, mode: 'stock', password: 's3cret', fixture: lichuangDev() }),
+      );
       assert.match(String(notAllowed.message), /Not authorized|Bad username or password|closed/i);
-      const badPassword = await rejection(XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: 'nope', fixture: ottoRobot() }));
+      const badPassword = await rejection(
+        XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: 'nope', fixture: ottoRobot() }),
+      );
       assert.ok(badPassword instanceof Error);
       const ok = await XiaozhiMqttDevice.connect({ brokerUrl: url, deviceId: OTTO_ID, mode: 'stock', password: 's3cret', fixture: ottoRobot() });
       await ok.end();

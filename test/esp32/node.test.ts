@@ -55,7 +55,10 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
   /** Resolves with the first status of node `id` matching `pred`, as the runtime reports it to the editor. */
   const statusOf = (id: string, pred: (s: any) => boolean, ms = 10_000) =>
     new Promise<any>((resolve, reject) => {
-      const timer = setTimeout(() => (runtimeEvents.off('node-status', on), reject(new Error(`no matching status for ${id}; saw ${JSON.stringify(seen)}`))), ms);
+      const timer = setTimeout(
+        () => (runtimeEvents.off('node-status', on), reject(new Error(`no matching status for ${id}; saw ${JSON.stringify(seen)}`))),
+        ms,
+      );
       const seen: any[] = [];
       const on = (e: { id: string; status: any }) => {
         if (e.id !== id) return;
@@ -82,8 +85,17 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     const [connected, tools] = await events;
     assert.equal(connected.topic, 'connected');
     assert.equal(tools.topic, 'tools');
-    assert.deepEqual(connected.device, { id: OTTO_ID, clientId: device.clientId, sessionId: device.sessionId, transport: 'websocket', serverInfo: { name: 'otto-robot', version: '2.4.2' } });
-    assert.deepEqual(tools.payload.map((t: any) => t.name), ottoRobot().tools.map((t) => t.name));
+    assert.deepEqual(connected.device, {
+      id: OTTO_ID,
+      clientId: device.clientId,
+      sessionId: device.sessionId,
+      transport: 'websocket',
+      serverInfo: { name: 'otto-robot', version: '2.4.2' },
+    });
+    assert.deepEqual(
+      tools.payload.map((t: any) => t.name),
+      ottoRobot().tools.map((t) => t.name),
+    );
     // mcp-list-tools hides the user-only tools unless asked
     const listed = nextMessages('listed', 2);
     send('list', { payload: 'go' });
@@ -165,7 +177,7 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     assert.equal(tools.payload.length, 20);
   });
 
-  it('checks bearer tokens (401) and the allow list (403) on Node-RED\'s server; lists devices on the admin route', async () => {
+  it("checks bearer tokens (401) and the allow list (403) on Node-RED's server; lists devices on the admin route", async () => {
     const logs = captureLogs();
     await load(flow({ allow: OTTO_ID.toUpperCase() }), { lst: { tokens: 'tok-1\ntok-2' } }, esp32Nodes);
     assert.equal((await rejection(connect({ token: 'nope' }))).status, 401);
@@ -211,13 +223,24 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     const changed = flow({ path: '/devices/' }).map((n) => (n.type === 'mcp-server' || n.type === 'esp32-listener' ? n : { ...n, z: tab.id }));
     await helper.setFlows([tab, ...changed], 'nodes');
     assert.equal((await a.closed).code, 1001);
-    const onNewPath = await XiaozhiWsDevice.connect({ url: helper.url().replace('http', 'ws') + '/devices/', deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
+    const onNewPath = await XiaozhiWsDevice.connect({
+      url: helper.url().replace('http', 'ws') + '/devices/',
+      deviceId: OTTO_ID,
+      token: DEVICE_TOKEN,
+      fixture: ottoRobot(),
+    });
     devices.push(onNewPath);
     const registry = openListener()!.registry;
     while (registry.get(OTTO_ID)?.state !== 'ready') await new Promise((res) => registry.once('change', res));
     // the old path is nobody's any more: the upgrade is not answered
     const old = XiaozhiWsDevice.connect({ url: wsUrl(), deviceId: LICHUANG_ID, token: DEVICE_TOKEN, fixture: lichuangDev() });
-    const outcome = await Promise.race([old.then(() => 'connected', () => 'refused'), sleep(300).then(() => 'unanswered')]);
+    const outcome = await Promise.race([
+      old.then(
+        () => 'connected',
+        () => 'refused',
+      ),
+      sleep(300).then(() => 'unanswered'),
+    ]);
     assert.notEqual(outcome, 'connected');
   });
 
@@ -227,7 +250,13 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     // the embedded listener binds asynchronously (aedes is loaded on first use)
     for (let i = 0; i < 200 && !openListener()?.port; i++) await sleep(25);
     const ready = untilTools(OTTO_ID);
-    const device = await XiaozhiMqttDevice.connect({ brokerUrl: `mqtt://127.0.0.1:${port}`, deviceId: OTTO_ID, mode: 'stock', password: DEVICE_TOKEN, fixture: ottoRobot() });
+    const device = await XiaozhiMqttDevice.connect({
+      brokerUrl: `mqtt://127.0.0.1:${port}`,
+      deviceId: OTTO_ID,
+      mode: 'stock',
+      password: DEVICE_TOKEN,
+      fixture: ottoRobot(),
+    });
     try {
       const tools = (await ready).at(-1);
       assert.equal(tools.device.transport, 'mqtt-gateway');
@@ -279,7 +308,11 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
   it('mqtt client mode shows an unreachable broker on the node status', async () => {
     const port = await freePort(); // nothing listens there
     await load(
-      [...flow({ transport: 'mqtt', broker: `mqtt://127.0.0.1:${port}`, allow: OTTO_ID }), { id: 'statusWatch', type: 'status', scope: ['in'], wires: [['statuses']] }, { id: 'statuses', type: 'helper' }],
+      [
+        ...flow({ transport: 'mqtt', broker: `mqtt://127.0.0.1:${port}`, allow: OTTO_ID }),
+        { id: 'statusWatch', type: 'status', scope: ['in'], wires: [['statuses']] },
+        { id: 'statuses', type: 'helper' },
+      ],
       {},
       [...esp32Nodes, statusNode],
     );
@@ -317,7 +350,7 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     await ready;
   });
 
-  it('own port: devices connect there; the port is freed when the listener\'s last user is removed', async () => {
+  it("own port: devices connect there; the port is freed when the listener's last user is removed", async () => {
     const port = await freePort();
     const tab = { id: 'test-tab', type: 'tab', label: 'test' };
     const placed = (nodes: FlowNode[]) => [tab, ...nodes.map((n) => (n.type === 'mcp-server' || n.type === 'esp32-listener' ? n : { ...n, z: tab.id }))];
@@ -343,7 +376,11 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
   });
 
   it('the events filter lets only the listed topics out', async () => {
-    await load(flow().map((n) => (n.id === 'in' ? { ...n, events: 'tools\ndisconnected' } : n)), creds, esp32Nodes);
+    await load(
+      flow().map((n) => (n.id === 'in' ? { ...n, events: 'tools\ndisconnected' } : n)),
+      creds,
+      esp32Nodes,
+    );
     const got: string[] = [];
     helper.getNode('events').on('input', (m: any) => got.push(m.topic));
     const ready = untilTools(OTTO_ID);

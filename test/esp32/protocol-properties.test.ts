@@ -40,7 +40,10 @@ describe('esp32 protocol properties', () => {
         const firmware = new FirmwareMcpServer({ board: 'prop', serverInfo: { name: 'prop', version: '1' }, tools, pages: {} as any });
         const session = sessionOn(firmware);
         await session.start();
-        assert.deepEqual(session.tools.map((t) => t.name), tools.map((t) => t.name));
+        assert.deepEqual(
+          session.tools.map((t) => t.name),
+          tools.map((t) => t.name),
+        );
         // every page the firmware produced respected its byte budget
         const lists = firmware.received.filter((x) => x.method === 'tools/list');
         assert.equal(session.pages, lists.length);

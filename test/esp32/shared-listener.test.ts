@@ -52,7 +52,9 @@ describe('esp32 shared listener', () => {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/xiaozhi/v1/`);
       assert.equal(res.status, 426);
-      const other = await rejection(XiaozhiWsDevice.connect({ url: `ws://127.0.0.1:${port}/other/`, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() }));
+      const other = await rejection(
+        XiaozhiWsDevice.connect({ url: `ws://127.0.0.1:${port}/other/`, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() }),
+      );
       assert.equal(other.status, 404);
       const noToken = await rejection(XiaozhiWsDevice.connect({ url: `ws://127.0.0.1:${port}/xiaozhi/v1/`, deviceId: OTTO_ID, fixture: ottoRobot() }));
       assert.equal(noToken.status, 401);

@@ -10,7 +10,10 @@ function replies(fw: FirmwareMcpServer, payload: unknown): Promise<string[]> {
 }
 
 describe('xiaozhi device simulator (firmware fidelity)', () => {
-  for (const [name, load] of [['otto-robot', ottoRobot], ['lichuang-dev', lichuangDev]] as const) {
+  for (const [name, load] of [
+    ['otto-robot', ottoRobot],
+    ['lichuang-dev', lichuangDev],
+  ] as const) {
     for (const key of ['withUserTools=false', 'withUserTools=true'] as const) {
       it(`${name}: pages split exactly as the fixture records (${key})`, () => {
         const fixture = load();
@@ -18,7 +21,10 @@ describe('xiaozhi device simulator (firmware fidelity)', () => {
         for (const page of fixture.pages[key]) {
           const text = fw.toolsList(1, page.cursor, key.endsWith('true'));
           const result = JSON.parse(text).result;
-          assert.deepEqual(result.tools.map((t: any) => t.name), page.tool_names);
+          assert.deepEqual(
+            result.tools.map((t: any) => t.name),
+            page.tool_names,
+          );
           const resultBytes = Buffer.byteLength(text) - Buffer.byteLength('{"jsonrpc":"2.0","id":1,"result":') - 1;
           assert.equal(resultBytes, page.result_bytes);
           if (page.nextCursor === null) assert.equal('nextCursor' in result, false, 'last page has no nextCursor key');
@@ -35,7 +41,9 @@ describe('xiaozhi device simulator (firmware fidelity)', () => {
     for (let i = 0; i < t.frames.length; i++) {
       const f = t.frames[i];
       if (f.dir !== 'server->device' || f.json?.type !== 'mcp') continue;
-      const expected = t.frames.slice(i + 1).find((g) => g.dir === 'device->server' && g.json?.type === 'mcp' && g.json.payload.id === f.json.payload.id && !g.synthetic);
+      const expected = t.frames
+        .slice(i + 1)
+        .find((g) => g.dir === 'device->server' && g.json?.type === 'mcp' && g.json.payload.id === f.json.payload.id && !g.synthetic);
       const out = await replies(fw, f.json.payload);
       if (!expected) {
         assert.deepEqual(out, [], `no reply expected to seq ${f.seq}`);
@@ -72,12 +80,20 @@ describe('xiaozhi device simulator (firmware fidelity)', () => {
     assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call' }), { message: 'Missing params' });
     assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: {} }), { message: 'Missing name' });
     assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', arguments: 1 } }), { message: 'Invalid arguments' });
-    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: {} } }), { message: 'Missing valid argument: volume' });
-    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: { volume: -1 } } }), { message: 'Value is below minimum allowed: 0' });
-    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'nope' } }), { message: 'Failed to add tool  because of payload size limit' });
+    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: {} } }), {
+      message: 'Missing valid argument: volume',
+    });
+    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: { volume: -1 } } }), {
+      message: 'Value is below minimum allowed: 0',
+    });
+    assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'nope' } }), {
+      message: 'Failed to add tool  because of payload size limit',
+    });
     assert.deepEqual(await err({ jsonrpc: '2.0', id: 2, method: 'ping' }), { message: 'Method not implemented: ping' });
     // integers are truncated like cJSON valueint
-    const ok = JSON.parse((await replies(fw, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: { volume: 50.7 } } }))[0]);
+    const ok = JSON.parse(
+      (await replies(fw, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'self.audio_speaker.set_volume', arguments: { volume: 50.7 } } }))[0],
+    );
     assert.deepEqual(ok.result, { content: [{ type: 'text', text: 'true' }], isError: false });
     assert.equal(fw.state.volume, 50);
   });

@@ -39,10 +39,19 @@ describe('esp32 engine: WebSocket devices', () => {
     assert.equal(tools.device.sessionId, hello.session_id);
     assert.equal(tools.device.clientId, device.clientId);
     assert.equal(tools.device.transport, 'websocket');
-    assert.deepEqual((tools.payload as any[]).map((t) => t.name), ottoRobot().tools.map((t) => t.name));
+    assert.deepEqual(
+      (tools.payload as any[]).map((t) => t.name),
+      ottoRobot().tools.map((t) => t.name),
+    );
     // what the device was asked: initialize, then each page with a string cursor and a real boolean
     const lists = device.firmware.received.filter((r) => r.method === 'tools/list');
-    assert.deepEqual(lists.map((r) => r.params), [{ cursor: '', withUserTools: true }, { cursor: 'self.battery.get_level', withUserTools: true }]);
+    assert.deepEqual(
+      lists.map((r) => r.params),
+      [
+        { cursor: '', withUserTools: true },
+        { cursor: 'self.battery.get_level', withUserTools: true },
+      ],
+    );
     assert.equal(device.firmware.received[0].method, 'initialize');
     // the session id travels in every MCP envelope the server sends
     assert.ok(device.fromServer.filter((f) => f.type === 'mcp').every((f) => f.session_id === hello.session_id));
@@ -150,7 +159,10 @@ describe('esp32 engine: WebSocket devices', () => {
     device.firmware.fixture.tools = device.firmware.fixture.tools.slice(0, 3);
     device.sendMcp('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
     const tools = await ready();
-    assert.deepEqual((tools.payload as any[]).map((t) => t.name), ['self.get_device_status', 'self.audio_speaker.set_volume', 'self.screen.set_brightness']);
+    assert.deepEqual(
+      (tools.payload as any[]).map((t) => t.name),
+      ['self.get_device_status', 'self.audio_speaker.set_volume', 'self.screen.set_brightness'],
+    );
     const p = provider();
     assert.equal((await p.listTools()).tools.length, 3);
     await p.close();
@@ -315,7 +327,9 @@ describe('esp32 engine: WebSocket admission', () => {
     rig.server.on('upgrade', (req, socket) => {
       if (req.url?.startsWith('/xiaozhi/v1')) socket.end('HTTP/1.1 418 I am the other listener\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     });
-    const other = await rejection(XiaozhiWsDevice.connect({ url: rig.url.replace('/custom/path', '/xiaozhi/v1/'), deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() }));
+    const other = await rejection(
+      XiaozhiWsDevice.connect({ url: rig.url.replace('/custom/path', '/xiaozhi/v1/'), deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() }),
+    );
     assert.equal(other.status, 418, 'the upgrade was left to the other listener, not answered by ours');
     const ok = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
@@ -329,7 +343,13 @@ describe('esp32 engine: WebSocket liveness', () => {
 
   it('a device that stops answering pings (no FIN: power or Wi-Fi lost) is dropped and its calls fail', async () => {
     rig = await startWsRig({ heartbeatMs: 100 });
-    const device = await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, token: DEVICE_TOKEN, fixture: ottoRobot(), firmware: { hangingTools: ['self.otto.stop'] } });
+    const device = await XiaozhiWsDevice.connect({
+      url: rig.url,
+      deviceId: OTTO_ID,
+      token: DEVICE_TOKEN,
+      fixture: ottoRobot(),
+      firmware: { hangingTools: ['self.otto.stop'] },
+    });
     await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
     const p = createEsp32ToolProvider({ id: 's', name: 's', source: rig.shared, timeoutMs: 30_000 });
     const call = rejection(p.callTool('self.otto.stop', {}));

@@ -57,7 +57,10 @@ describe('examples: esp32-and-home-assistant-agent.json', function () {
     const declared: string[] = peers.gemini.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name);
     assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
     assert.ok(declared.filter((n) => n.startsWith('device_')).length > 0);
-    assert.ok(declared.every((n) => /^(device|ha)_/.test(n)), declared.join(', '));
+    assert.ok(
+      declared.every((n) => /^(device|ha)_/.test(n)),
+      declared.join(', '),
+    );
     assert.deepEqual(nr.debug.errors(), []);
   });
 });

@@ -30,7 +30,10 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
 
   it('lists the two flow tools with their schemas and hints', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['read_temperature', 'toggle_lamp']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['read_temperature', 'toggle_lamp'],
+    );
     assert.deepEqual(tools[0].annotations, { readOnlyHint: true, idempotentHint: true });
   });
 

@@ -38,7 +38,9 @@ describe('examples: npm start and the getting-started flow', function () {
     const res = await nr.request('GET', `/library/examples/flows/${PACKAGE_NAME}`);
     assert.equal(res.status, 200, res.text);
     const listed = (res.body as Array<string | { fn: string }>).filter((e): e is { fn: string } => typeof e === 'object').map((e) => e.fn);
-    const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+    const files = readdirSync(EXAMPLES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
     assert.ok(files.includes('getting-started'));
     assert.deepEqual([...listed].sort(), [...files].sort());
     // Sub-folders (examples/servers/…) would show up as folders of flows: they must hold none.
@@ -52,8 +54,14 @@ describe('examples: npm start and the getting-started flow', function () {
       assert.equal(one.status, 200);
       const nodes = one.body as any[];
       assert.ok(Array.isArray(nodes), `${name}: an array of nodes`);
-      assert.ok(nodes.some((n) => n.type === 'tab'), `${name}: has a tab`);
-      assert.ok(nodes.some((n) => n.type === 'comment' && String(n.info ?? '').length > 40), `${name}: has a comment node explaining it`);
+      assert.ok(
+        nodes.some((n) => n.type === 'tab'),
+        `${name}: has a tab`,
+      );
+      assert.ok(
+        nodes.some((n) => n.type === 'comment' && String(n.info ?? '').length > 40),
+        `${name}: has a comment node explaining it`,
+      );
       const tabs = new Set(nodes.filter((n) => n.type === 'tab').map((n) => n.id));
       const ids = new Set(nodes.map((n) => n.id));
       assert.equal(ids.size, nodes.length, `${name}: ids are unique`);
@@ -96,7 +104,11 @@ describe('examples: npm start and the getting-started flow', function () {
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => readExample(f.replace(/\.json$/, '')));
     const ids = all.map((n) => n.id);
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], 'node ids are unique across the examples');
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+      'node ids are unique across the examples',
+    );
     nr.debug.clear();
     await nr.deploy(all);
     // The getting-started injects fire on deploy: once their output is in, every flow has started.
@@ -105,7 +117,7 @@ describe('examples: npm start and the getting-started flow', function () {
     assert.deepEqual(nr.debug.errors(), []);
   });
 
-  it('keeps the user\'s deployed flow: the example is copied only on first start', () => {
+  it("keeps the user's deployed flow: the example is copied only on first start", () => {
     const { flowFile } = home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
     const edited = [{ id: 'user-tab', type: 'tab', label: 'mine' }];
     writeFileSync(flowFile, JSON.stringify(edited));

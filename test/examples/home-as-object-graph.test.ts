@@ -37,7 +37,10 @@ describe('examples: home-as-object-graph.json', function () {
 
   it('serves the home as the object graph: query, writable lamps, the thermostat method', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['query', 'get_property', 'set_property', 'list_types', 'list_methods', 'invoke_method']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['query', 'get_property', 'set_property', 'list_types', 'list_methods', 'invoke_method'],
+    );
     let home: any;
     for (let i = 0; i < 50; i++) {
       home = await client.callTool({ name: 'query', arguments: { path: '/home', depth: 2, includeProperties: true } });
@@ -48,13 +51,16 @@ describe('examples: home-as-object-graph.json', function () {
     assert.deepEqual(home.structuredContent.subjects.bedroom.thermostat.$methods, ['SetTarget']);
     const refused = await client.callTool({ name: 'set_property', arguments: { path: '/home/livingRoom/temperature', value: 30 } });
     assert.equal(refused.isError, true);
-    const invoked = await client.callTool({ name: 'invoke_method', arguments: { path: '/home/bedroom/thermostat', method: 'SetTarget', arguments: { temperature: 21 } } });
+    const invoked = await client.callTool({
+      name: 'invoke_method',
+      arguments: { path: '/home/bedroom/thermostat', method: 'SetTarget', arguments: { temperature: 21 } },
+    });
     assert.deepEqual(invoked.structuredContent, { success: true, result: { targetTemperature: 21 } });
     const target = await client.callTool({ name: 'get_property', arguments: { path: '/home/bedroom/thermostat/targetTemperature' } });
     assert.deepEqual(target.structuredContent, { value: 21, type: 'integer', isWritable: true, unit: 'DegreeCelsius' });
   });
 
-  it('gemini-agent browses and switches the home through our own mcp-server on Node-RED\'s own URL', async () => {
+  it("gemini-agent browses and switches the home through our own mcp-server on Node-RED's own URL", async () => {
     peers.gemini.script(
       reply.call('query', { path: '/home', depth: 2, includeProperties: true }),
       reply.call('set_property', { path: '/home/livingRoom/lamp/on', value: true }),
@@ -64,10 +70,13 @@ describe('examples: home-as-object-graph.json', function () {
     const answer = await nr.debug.next('hog-answer', undefined, 60_000);
     assert.equal(answer.value, 'The living room lamp is on now.');
     const trace = await nr.debug.next('hog-trace');
-    assert.deepEqual(trace.value.steps.flatMap((s: any) => s.calls.map((c: any) => [c.name, c.isError])), [
-      ['query', false],
-      ['set_property', false],
-    ]);
+    assert.deepEqual(
+      trace.value.steps.flatMap((s: any) => s.calls.map((c: any) => [c.name, c.isError])),
+      [
+        ['query', false],
+        ['set_property', false],
+      ],
+    );
     const lamp = await client.callTool({ name: 'get_property', arguments: { path: '/home/livingRoom/lamp/on' } });
     assert.equal((lamp.structuredContent as any).value, true);
   });

@@ -10,7 +10,6 @@ describe('examples: home-assistant-assist-prompt.json', function () {
   this.timeout(120_000);
   const ex = useDeployedExample('home-assistant-assist-prompt');
 
-
   it("puts HA's Assist prompt before the agent's own instruction in Gemini's systemInstruction", async () => {
     ex.peers.gemini.script(reply.call('HassTurnOff', { area: 'Kitchen', domain: ['light'] }), reply.text('The kitchen light is off now.'));
     await ex.nr.inject('hap-ask');

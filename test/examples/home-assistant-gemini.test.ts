@@ -9,7 +9,6 @@ describe('examples: home-assistant-gemini.json', function () {
   this.timeout(120_000);
   const ex = useDeployedExample('home-assistant-gemini');
 
-
   it('answers the prompt after calling Home Assistant tools, with the trace', async () => {
     ex.peers.gemini.script(
       reply.call('GetLiveContext', {}),

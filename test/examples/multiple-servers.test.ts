@@ -53,7 +53,10 @@ describe('examples: multiple-servers.json', function () {
     assert.deepEqual(Object.keys(joined.value).sort(), ['demo', 'home-assistant', 'todo']);
     assert.ok(joined.value.demo.includes('echo'));
     assert.deepEqual([...joined.value.todo].sort(), ['create_todo', 'delete_todo', 'list_todos', 'update_todo']);
-    assert.deepEqual(joined.value['home-assistant'], haTools.map((t) => t.name));
+    assert.deepEqual(
+      joined.value['home-assistant'],
+      haTools.map((t) => t.name),
+    );
     assert.deepEqual(nr.debug.errors(), []);
   });
 
@@ -87,7 +90,10 @@ describe('examples: multiple-servers.json', function () {
     assert.equal(declared.filter((n) => n.startsWith('ha_')).length, haTools.length);
     assert.equal(declared.filter((n) => n.startsWith('todo_')).length, 4);
     assert.ok(declared.includes('demo_echo'));
-    assert.ok(declared.every((n) => /^(demo|todo|ha)_/.test(n)), declared.join(', '));
+    assert.ok(
+      declared.every((n) => /^(demo|todo|ha)_/.test(n)),
+      declared.join(', '),
+    );
     assert.ok(peers.ha.requests.some((r) => r.rpcMethod === 'tools/call'));
     assert.deepEqual(nr.debug.errors(), []);
   });

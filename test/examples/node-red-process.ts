@@ -74,7 +74,10 @@ export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedP
  * A spawned Node-RED (its own process group) made usable: its log collected, ready once it has
  * started its flows, the admin API and the debug feed. `stop()` kills the group, then `onStop`.
  */
-export async function attachNodeRed(child: ChildProcess, options: { port: number; userDir: string; readyMs?: number; onStop?: () => void }): Promise<NodeRedProcess> {
+export async function attachNodeRed(
+  child: ChildProcess,
+  options: { port: number; userDir: string; readyMs?: number; onStop?: () => void },
+): Promise<NodeRedProcess> {
   const { port, userDir } = options;
   const url = `http://127.0.0.1:${port}`;
   const log: string[] = [];

@@ -59,7 +59,10 @@ describe('examples: todo-assistant.json', function () {
       },
       (req) => {
         const listed = lastResponses(req)[0].output;
-        assert.ok(listed.todos.some((t: any) => t.todo_id === todoId && t.title === 'water the plants'), JSON.stringify(listed));
+        assert.ok(
+          listed.todos.some((t: any) => t.todo_id === todoId && t.title === 'water the plants'),
+          JSON.stringify(listed),
+        );
         return reply.call('update_todo', { todo_id: todoId, status: 'completed' });
       },
       () => reply.call('delete_todo', { todo_id: todoId, confirmation: true }),

@@ -94,7 +94,11 @@ describe('examples: voice', function () {
       const flow = exampleOn('esp32-voice-live', transport, port);
       await nr.deploy(flow);
       await assertCleanDeploy(nr, flow);
-      peers.gemini.live.script({ transcript: 'Turn on the kitchen light, please.', calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }], text: 'The kitchen light is on.' });
+      peers.gemini.live.script({
+        transcript: 'Turn on the kitchen light, please.',
+        calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }],
+        text: 'The kitchen light is on.',
+      });
       const firstSession = peers.gemini.live.sessions.length;
       const voice = await dialIn(nr, transport, transport === 'websocket' ? '/xiaozhi/live/' : port, 'aa:00:00:00:00:02', closers);
       const stopped = voice.speaker.nextStop();

@@ -64,7 +64,16 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     const res = await helper
       .request()
       .post('/gemini-agent/test')
-      .send(dialog({ prompt: 'hi' }, { model: 'gemini-3.8-flash', systemInstruction: 'Be brief.', servers: [{ server: 'ha', include: 'HassTurn*', exclude: 'HassTurnOff', prefix: 'home_' }] }))
+      .send(
+        dialog(
+          { prompt: 'hi' },
+          {
+            model: 'gemini-3.8-flash',
+            systemInstruction: 'Be brief.',
+            servers: [{ server: 'ha', include: 'HassTurn*', exclude: 'HassTurnOff', prefix: 'home_' }],
+          },
+        ),
+      )
       .expect(200);
     assert.equal(res.body.ok, true, res.body.error);
     const request = fake.requests[0];
@@ -76,7 +85,11 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
 
   it('a typed key is used as is and never comes back, also when Gemini refuses it', async () => {
     const typed = 'AIzaSy-typed-wrong-key-5f3e2d1c';
-    const res = await helper.request().post('/gemini-agent/test').send(dialog({ apiKey: typed })).expect(200);
+    const res = await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send(dialog({ apiKey: typed }))
+      .expect(200);
     assert.equal(res.body.ok, false);
     // The fake answers this only to a key that reached it and is not the stored one.
     assert.match(res.body.error, /API key not valid/);
@@ -93,7 +106,11 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
   });
 
   it('without a typed or stored key falls back to GEMINI_API_KEY, and says so when there is none', async () => {
-    const none = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+    const none = await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send(dialog({ id: 'new-agent', apiKey: '' }))
+      .expect(200);
     assert.equal(none.body.ok, false);
     assert.match(none.body.error, /GEMINI_API_KEY/);
     assert.equal(fake.requests.length, 0);
@@ -101,7 +118,11 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     fake.script(reply.text('from env'));
     let env;
     try {
-      env = await helper.request().post('/gemini-agent/test').send(dialog({ id: 'new-agent', apiKey: '' })).expect(200);
+      env = await helper
+        .request()
+        .post('/gemini-agent/test')
+        .send(dialog({ id: 'new-agent', apiKey: '' }))
+        .expect(200);
     } finally {
       restore();
     }
@@ -133,8 +154,16 @@ describe('gemini-agent admin routes: POST /gemini-agent/test and /gemini-agent/t
     assert.equal(row.server, 'ha');
     assert.equal(row.total, 19);
     assert.deepEqual(row.functions.sort(), ['home_HassLightSet', 'home_HassTurnOn']);
-    const missing = await helper.request().post('/gemini-agent/tools').send({ config: { servers: [{ server: 'gone' }] } }).expect(200);
-    assert.deepEqual(missing.body, { ok: true, servers: [{ server: 'gone', error: 'mcp-server not deployed: gone. Deploy the flow first (the dialog uses the deployed servers)' }], warnings: [] });
+    const missing = await helper
+      .request()
+      .post('/gemini-agent/tools')
+      .send({ config: { servers: [{ server: 'gone' }] } })
+      .expect(200);
+    assert.deepEqual(missing.body, {
+      ok: true,
+      servers: [{ server: 'gone', error: 'mcp-server not deployed: gone. Deploy the flow first (the dialog uses the deployed servers)' }],
+      warnings: [],
+    });
   });
 
   it('POST /gemini-agent/tools answers for each server row: a server that is down gets its own error, the others their functions', async () => {

@@ -172,7 +172,13 @@ describe('gemini-agent: approval before risky tool calls', function () {
 
   it('approveDestructive: a destructiveHint tool waits, read-only and unannotated ones do not', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'approval-')), 'calls.jsonl');
-    const todos: ServerDef = { id: 'todos', name: 'Todos', transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(__dirname, '..', 'peers', 'annotated-tools-server.ts'), log] };
+    const todos: ServerDef = {
+      id: 'todos',
+      name: 'Todos',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', join(__dirname, '..', 'peers', 'annotated-tools-server.ts'), log],
+    };
     await loadWithApprovals({ fake, servers: [todos], agent: { approveDestructive: true } });
     fake.script(
       reply.calls([{ name: 'list_todos' }, { name: 'rename_todo', args: { from: 'milk', to: 'oat milk' } }, { name: 'delete_all_todos' }]),
@@ -186,7 +192,12 @@ describe('gemini-agent: approval before risky tool calls', function () {
     answer(request.approval.id, false, 'keep them');
     const { answer: out } = await result;
     assert.equal(out.payload, 'Renamed; nothing deleted.');
-    const called = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l).tool) : [];
+    const called = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).tool)
+      : [];
     assert.deepEqual(called.sort(), ['list_todos', 'rename_todo'], 'the server log has no delete_all_todos');
   });
 

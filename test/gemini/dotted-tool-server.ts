@@ -17,11 +17,9 @@ server.registerTool(
   async ({ volume }) => ({ content: [{ type: 'text', text: JSON.stringify({ tool: 'self.audio_speaker.set_volume', volume }) }] }),
 );
 
-server.registerTool(
-  'self.get_device_status',
-  { description: 'Current device status: volume, screen, battery.' },
-  async () => ({ content: [{ type: 'text', text: JSON.stringify({ tool: 'self.get_device_status', audio_speaker: { volume: 40 } }) }] }),
-);
+server.registerTool('self.get_device_status', { description: 'Current device status: volume, screen, battery.' }, async () => ({
+  content: [{ type: 'text', text: JSON.stringify({ tool: 'self.get_device_status', audio_speaker: { volume: 40 } }) }],
+}));
 
 server.connect(new StdioServerTransport()).catch((err) => {
   process.stderr.write(String(err) + '\n');

@@ -18,7 +18,10 @@ describe('gemini engine: error text and memory helpers', () => {
   });
 
   it('scrubs the key from an ApiError message', () => {
-    const err = Object.assign(new Error('{"error":{"code":400,"message":"bad key SECRET-KEY-123","status":"INVALID_ARGUMENT"}}'), { name: 'ApiError', status: 400 });
+    const err = Object.assign(new Error('{"error":{"code":400,"message":"bad key SECRET-KEY-123","status":"INVALID_ARGUMENT"}}'), {
+      name: 'ApiError',
+      status: 400,
+    });
     const e = toGeminiError(err, { secrets: ['SECRET-KEY-123'] });
     assert.equal(e.message, 'Gemini API error 400 INVALID_ARGUMENT: bad key ***');
     assert.equal(e.status, '400 bad request');

@@ -42,7 +42,9 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
 
   it('surfaces a 500 the same way', async () => {
     await load();
-    fake.script(reply.error(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting'));
+    fake.script(
+      reply.error(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting'),
+    );
     const { caught } = await run({ payload: 'hi' });
     assert.match(errorText(caught), /^Gemini API error 500 INTERNAL: An internal error has occurred/);
   });

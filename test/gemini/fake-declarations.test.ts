@@ -18,7 +18,11 @@ describe('fake Gemini: function declaration checks from the API documentation', 
   });
 
   it('accepts a parameters Schema within the proto fields', () => {
-    const parameters = { type: 'OBJECT', properties: { n: { type: 'INTEGER', minimum: 0 }, tags: { type: 'ARRAY', items: { type: 'STRING', enum: ['a'] } } }, required: ['n'] };
+    const parameters = {
+      type: 'OBJECT',
+      properties: { n: { type: 'INTEGER', minimum: 0 }, tags: { type: 'ARRAY', items: { type: 'STRING', enum: ['a'] } } },
+      required: ['n'],
+    };
     assert.deepEqual(declarationProblems(decl({ parameters })), []);
   });
 
@@ -35,7 +39,10 @@ describe('fake Gemini: function declaration checks from the API documentation', 
   ] as const) {
     it(`refuses parameters with ${what}`, () => {
       const problems = declarationProblems(decl({ parameters }));
-      assert.ok(problems.some((p) => expected.test(p)), problems.join('\n') || '(accepted)');
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        problems.join('\n') || '(accepted)',
+      );
     });
   }
 

@@ -7,7 +7,11 @@ import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 describe('fake Gemini: wire format and enforced rules', () => {
   let fake: FakeGemini;
   const client = (apiVersion: string, apiKey = fake.apiKey) => new GoogleGenAI({ apiKey, apiVersion, httpOptions: { baseUrl: fake.url, apiVersion } });
-  const status = async (p: Promise<unknown>) => p.then(() => 200, (e: any) => `${e.status} ${e.message}`);
+  const status = async (p: Promise<unknown>) =>
+    p.then(
+      () => 200,
+      (e: any) => `${e.status} ${e.message}`,
+    );
 
   beforeEach(async () => {
     fake = await startFakeGemini();
@@ -21,7 +25,13 @@ describe('fake Gemini: wire format and enforced rules', () => {
     const chunks: string[] = [];
     for await (const c of await client('v1beta').models.generateContentStream({ model: 'gemini-3.5-flash', contents: 'hi' })) chunks.push(c.text ?? '');
     assert.deepEqual(chunks, ['two h', 'alves']);
-    assert.deepEqual(fake.requests.map((q) => [q.version, q.method]), [['v1', 'generateContent'], ['v1beta', 'streamGenerateContent']]);
+    assert.deepEqual(
+      fake.requests.map((q) => [q.version, q.method]),
+      [
+        ['v1', 'generateContent'],
+        ['v1beta', 'streamGenerateContent'],
+      ],
+    );
   });
 
   it('refuses a wrong key (400 API_KEY_INVALID) and a missing one (403)', async () => {
@@ -45,14 +55,22 @@ describe('fake Gemini: wire format and enforced rules', () => {
       ['ids', [...base, { role: 'user', parts: [resp('i2', 'a'), resp('i1', 'b')] }], /functionResponse.id does not match/],
       [
         'signature',
-        [base[0], { role: 'model', parts: modelTurn.parts!.map((p) => ({ functionCall: p.functionCall })) }, { role: 'user', parts: [resp('i1', 'a'), resp('i2', 'b')] }],
+        [
+          base[0],
+          { role: 'model', parts: modelTurn.parts!.map((p) => ({ functionCall: p.functionCall })) },
+          { role: 'user', parts: [resp('i1', 'a'), resp('i2', 'b')] },
+        ],
         /thought_signature/,
       ],
     ];
     for (const [rule, contents, expected] of cases) {
       assert.match(String(await status(ai.models.generateContent({ model, contents }))), expected, rule);
     }
-    const badTool = ai.models.generateContent({ model, contents: 'x', config: { tools: [{ functionDeclarations: [{ name: 'bad name!', parametersJsonSchema: { type: 'object' } }] }] } });
+    const badTool = ai.models.generateContent({
+      model,
+      contents: 'x',
+      config: { tools: [{ functionDeclarations: [{ name: 'bad name!', parametersJsonSchema: { type: 'object' } }] }] },
+    });
     assert.match(String(await status(badTool)), /^400 /);
     fake.script(reply.text('valid'));
     const ok = await ai.models.generateContent({ model, contents: [...base, { role: 'user', parts: [resp('i1', 'a'), resp('i2', 'b')] }] });

@@ -77,7 +77,10 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
         ['w3', { error: 'no weather station in Atlantis' }],
       ],
     );
-    assert.deepEqual(answer.gemini.steps[0].calls.map((c: any) => c.isError), [false, false, true]);
+    assert.deepEqual(
+      answer.gemini.steps[0].calls.map((c: any) => c.isError),
+      [false, false, true],
+    );
   });
 
   it('validates arguments before a call leaves, answering the model itself', async () => {
@@ -137,7 +140,13 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
       const responses = fake.requests[1].body.contents[2].parts.map((p: any) => p.functionResponse);
       assert.equal(responses[0].response.output.response_type, 'action_done');
       assert.match(responses[1].response.error, /extra keys not allowed/);
-      assert.deepEqual(answer.gemini.steps[0].calls.map((c: any) => [c.tool, c.isError]), [['HassTurnOff', false], ['todo_get_items', true]]);
+      assert.deepEqual(
+        answer.gemini.steps[0].calls.map((c: any) => [c.tool, c.isError]),
+        [
+          ['HassTurnOff', false],
+          ['todo_get_items', true],
+        ],
+      );
       const called = ha.requests.filter((r: any) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name);
       assert.deepEqual(called.sort(), ['HassTurnOff', 'todo_get_items']);
     } finally {

@@ -73,7 +73,7 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
     assert.match(allLogs(), /MCP server \\"Garage\\" is unavailable, so the agent runs without its tools/);
   });
 
-  it("shows its own status over both servers (their tools added up), not the state of whichever server changed last", async () => {
+  it('shows its own status over both servers (their tools added up), not the state of whichever server changed last', async () => {
     const statuses: Array<{ fill?: string; shape?: string; text?: string }> = [];
     const onStatus = (e: { id: string; status: (typeof statuses)[number] }) => void (e.id === 'agent' && statuses.push(e.status));
     runtimeEvents.on('node-status', onStatus);
@@ -137,7 +137,15 @@ describe('gemini-agent: several MCP servers and dotted tool names', function () 
     fake.script(reply.call('otto_volume', { volume: 120 }), reply.text('Too loud, I set nothing.'));
     const { answer } = await run({
       payload: 'volume to 120',
-      tools: { functionDeclarations: [{ name: 'otto_volume', description: 'Set volume', parametersJsonSchema: { type: 'object', properties: { volume: { type: 'integer', maximum: 100 } } } }] },
+      tools: {
+        functionDeclarations: [
+          {
+            name: 'otto_volume',
+            description: 'Set volume',
+            parametersJsonSchema: { type: 'object', properties: { volume: { type: 'integer', maximum: 100 } } },
+          },
+        ],
+      },
       mcp: {
         names: { otto_volume: 'self.audio_speaker.set_volume' },
         server: { id: 'not-deployed', name: 'Otto' },

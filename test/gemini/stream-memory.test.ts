@@ -9,7 +9,8 @@ import type { HomeAssistantStandIn } from '../peers/home-assistant';
 import { reply } from '../peers/fake-gemini';
 import { collectSide, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
-const texts = (contents: any[]) => contents.map((c) => `${c.role}:${(c.parts ?? []).map((p: any) => p.text ?? (p.functionCall ? 'call' : 'response')).join('|')}`);
+const texts = (contents: any[]) =>
+  contents.map((c) => `${c.role}:${(c.parts ?? []).map((p: any) => p.text ?? (p.functionCall ? 'call' : 'response')).join('|')}`);
 
 describe('gemini-agent: streaming and memory', function () {
   let fake: FakeGemini;
@@ -69,12 +70,19 @@ describe('gemini-agent: streaming and memory', function () {
   });
 
   it('caps the history at historyTurns, cutting only at prompts (tool turns stay whole)', async () => {
-    await loadAgent({ fake, agent: { memory: 'context', historyTurns: 2 }, servers: [{ id: 'ha', name: 'HA', transport: 'http', url: ha.url, token: ha.token }] });
+    await loadAgent({
+      fake,
+      agent: { memory: 'context', historyTurns: 2 },
+      servers: [{ id: 'ha', name: 'HA', transport: 'http', url: ha.url, token: ha.token }],
+    });
     fake.script(reply.text('one'), reply.call('GetDateTime', {}), reply.text('two'), reply.text('three'), reply.text('four'));
     for (const p of ['p1', 'p2', 'p3', 'p4']) await run({ payload: p, sessionId: 'cap' });
     // Request for p4: history is the last 2 turns (p2 with its tool round trip, p3), then p4.
     assert.deepEqual(texts(fake.requests[4].body.contents), ['user:p2', 'model:call', 'user:response', 'model:two', 'user:p3', 'model:three', 'user:p4']);
-    assert.ok(fake.requests.every((r) => r.violations.length === 0), 'trimmed history stays valid for Gemini');
+    assert.ok(
+      fake.requests.every((r) => r.violations.length === 0),
+      'trimmed history stays valid for Gemini',
+    );
   });
 
   it('without memory sends only the new prompt', async () => {

@@ -20,7 +20,10 @@ describe('gemini-agent: system prompt from a server prompt', function () {
     assert.equal(first.caught, undefined, errorText(first.caught));
     const text: string = fake.requests[0].body.systemInstruction.parts.map((p: any) => p.text).join('');
     assert.match(text, /^When controlling Home Assistant always call the intent tools\./);
-    assert.match(text, /Static Context: An overview of the areas and the devices in this smart home:\n- names: Kitchen Light\n {2}domain: light\n {2}areas: Kitchen\n/);
+    assert.match(
+      text,
+      /Static Context: An overview of the areas and the devices in this smart home:\n- names: Kitchen Light\n {2}domain: light\n {2}areas: Kitchen\n/,
+    );
     assert.ok(text.endsWith('\n\nAnswer in one sentence.'), text.slice(-60));
     await run({ payload: 'And now?' });
     assert.deepEqual(promptGets(), [

@@ -75,7 +75,10 @@ describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', fun
     const contents = fake.requests[1].body.contents;
     const model = contents[1];
     assert.equal(model.role, 'model');
-    assert.deepEqual(model.parts.map((p: any) => p.functionCall.id), ['call-a', 'call-b']);
+    assert.deepEqual(
+      model.parts.map((p: any) => p.functionCall.id),
+      ['call-a', 'call-b'],
+    );
     assert.ok(model.parts[0].thoughtSignature, 'signature kept on the first call');
     const responses = contents[2];
     assert.equal(contents.length, 3);
@@ -87,7 +90,10 @@ describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', fun
         ['call-b', 'HassLightSet'],
       ],
     );
-    assert.deepEqual(answer.gemini.steps[0].calls.map((c: any) => c.id), ['call-a', 'call-b']);
+    assert.deepEqual(
+      answer.gemini.steps[0].calls.map((c: any) => c.id),
+      ['call-a', 'call-b'],
+    );
   });
 
   it('carries three sequential steps with every thought signature echoed byte for byte', async () => {
@@ -104,11 +110,17 @@ describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', fun
     assert.equal(fake.requests.length, 4);
     assert.ok(fake.requests.every((r) => r.violations.length === 0));
     const last = fake.requests[3].body.contents;
-    assert.deepEqual(last.map((c: any) => c.role), ['user', 'model', 'user', 'model', 'user', 'model', 'user']);
+    assert.deepEqual(
+      last.map((c: any) => c.role),
+      ['user', 'model', 'user', 'model', 'user', 'model', 'user'],
+    );
     const signatures = [1, 3, 5].map((i) => last[i].parts[0].thoughtSignature);
     assert.ok(signatures.every((s: unknown) => typeof s === 'string' && s.length > 0));
     assert.equal(new Set(signatures).size, 3, 'each step keeps its own signature');
-    assert.deepEqual(answer.gemini.steps.map((s: any) => s.calls.map((c: any) => c.tool)), [['GetLiveContext'], ['HassTurnOff'], ['HassListAddItem'], []]);
+    assert.deepEqual(
+      answer.gemini.steps.map((s: any) => s.calls.map((c: any) => c.tool)),
+      [['GetLiveContext'], ['HassTurnOff'], ['HassListAddItem'], []],
+    );
   });
 
   it('the fake refuses a missing signature, so the check above can fail', async () => {
@@ -182,7 +194,11 @@ describe('gemini-agent: the tool loop (auto mode, Home Assistant stand-in)', fun
   });
 
   it('sends the functionCalling mode and temperature it is configured with', async () => {
-    await loadAgent({ fake, servers: [server], agent: { functionCalling: 'ANY', temperature: '0.2', systemInstruction: 'Be terse.', systemInstructionType: 'str' } });
+    await loadAgent({
+      fake,
+      servers: [server],
+      agent: { functionCalling: 'ANY', temperature: '0.2', systemInstruction: 'Be terse.', systemInstructionType: 'str' },
+    });
     fake.script(reply.text('ok'));
     const { caught } = await run({ payload: 'hi' });
     assert.equal(caught, undefined, caught && caught.error?.message);

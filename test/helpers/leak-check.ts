@@ -113,6 +113,8 @@ export const mochaHooks = {
     const lines = handles.map(describeHandle);
     if (timers) lines.push(`${timers} pending timer(s) (setTimeout/setInterval not cleared or unref'd; LEAK_TRACE=1 says where)`, ...describeTimers());
     for (const h of handles) h.unref?.();
-    throw new Error(`the run leaves ${lines.length} thing(s) keeping the process alive; close them in the test or code that opened them:\n  - ${lines.join('\n  - ')}`);
+    throw new Error(
+      `the run leaves ${lines.length} thing(s) keeping the process alive; close them in the test or code that opened them:\n  - ${lines.join('\n  - ')}`,
+    );
   },
 };

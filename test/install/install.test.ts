@@ -33,12 +33,32 @@ describe('install: the packed tarball', function () {
   it('holds no test, no .ts, no source map, only flows under examples/, icons once, and no main that does not resolve', () => {
     const { files, size, unpackedSize } = packContents();
     console.log(`    tarball: ${(size / 1024).toFixed(1)} kB, ${files.length} files, ${(unpackedSize / 1024).toFixed(1)} kB unpacked`);
-    assert.deepEqual(files.filter((f) => /(^|\/)test\//.test(f)), [], 'no tests');
-    assert.deepEqual(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], 'no TypeScript sources');
-    assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'no source maps');
-    assert.deepEqual(files.filter((f) => f.startsWith('examples/') && !/^examples\/[^/]+\.json$/.test(f)), [], 'examples/ holds flows only');
+    assert.deepEqual(
+      files.filter((f) => /(^|\/)test\//.test(f)),
+      [],
+      'no tests',
+    );
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      [],
+      'no TypeScript sources',
+    );
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.map')),
+      [],
+      'no source maps',
+    );
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('examples/') && !/^examples\/[^/]+\.json$/.test(f)),
+      [],
+      'examples/ holds flows only',
+    );
     const icons = files.filter((f) => f.endsWith('.svg')).map((f) => f.split('/').pop());
-    assert.deepEqual(icons.filter((n, i) => icons.indexOf(n) !== i), [], 'each icon once');
+    assert.deepEqual(
+      icons.filter((n, i) => icons.indexOf(n) !== i),
+      [],
+      'each icon once',
+    );
     assert.ok(files.includes('LICENSE'), 'LICENSE shipped');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), pkg.license === 'Apache-2.0' ? /Apache License\s+Version 2\.0/ : /./);
@@ -62,7 +82,9 @@ for (const runtime of runtimes()) {
       }
       const started = Date.now();
       userDir = installFresh(packOnce());
-      console.log(`    installed with --omit=dev in ${((Date.now() - started) / 1000).toFixed(1)} s: node_modules ${(diskSize(join(userDir, 'node_modules')) / 1048576).toFixed(1)} MB`);
+      console.log(
+        `    installed with --omit=dev in ${((Date.now() - started) / 1000).toFixed(1)} s: node_modules ${(diskSize(join(userDir, 'node_modules')) / 1048576).toFixed(1)} MB`,
+      );
       ha = await startHomeAssistant();
       gemini = await startFakeGemini();
       nr = await startInstalled(runtime, userDir);
@@ -86,7 +108,9 @@ for (const runtime of runtimes()) {
     });
 
     it('deploys every example; getting-started shows its tool list and echo result offline', async () => {
-      const names = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+      const names = readdirSync(join(ROOT, 'examples'))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.replace(/\.json$/, ''));
       const flows = names.flatMap((name) => {
         if (name === 'home-assistant') return withTabEnv(example(name), { HA_URL: new URL(ha.url).origin, HA_TOKEN: ha.token });
         if (name === 'todo-assistant') return withTabEnv(example(name), { GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url });
@@ -106,7 +130,10 @@ for (const runtime of runtimes()) {
       await nr!.inject('ha-inject-list');
       const listed = await nr!.debug.next('ha-debug-mcp');
       assert.equal((listed.value as any[]).length, 19, 'the Home Assistant stand-in serves 19 tools');
-      assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/list' && r.status === 200), 'the request reached the stand-in');
+      assert.ok(
+        ha.requests.some((r) => r.rpcMethod === 'tools/list' && r.status === 200),
+        'the request reached the stand-in',
+      );
     });
 
     it('the todo assistant creates and lists a todo; its data lives under the user dir', async () => {
@@ -121,7 +148,10 @@ for (const runtime of runtimes()) {
         (req) => {
           const contents = req.body.contents as any[];
           const listed = contents[contents.length - 1].parts[0].functionResponse.response.output;
-          assert.ok(listed.todos.some((t: any) => t.todo_id === created), JSON.stringify(listed));
+          assert.ok(
+            listed.todos.some((t: any) => t.todo_id === created),
+            JSON.stringify(listed),
+          );
           return reply.text('You have one todo: water the plants.');
         },
       );

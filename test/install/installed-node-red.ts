@@ -53,7 +53,10 @@ function packJson(out: string): any {
 /** A fresh user dir with the tarball installed as the palette manager installs it. */
 export function installFresh(tgz: string): string {
   const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-userdir-'));
-  writeFileSync(join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', description: 'A Node-RED Project', version: '0.0.1', private: true }));
+  writeFileSync(
+    join(userDir, 'package.json'),
+    JSON.stringify({ name: 'node-red-project', description: 'A Node-RED Project', version: '0.0.1', private: true }),
+  );
   execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tgz], { cwd: userDir, stdio: 'pipe' });
   writeFileSync(
     join(userDir, 'settings.js'),
@@ -80,7 +83,12 @@ export type InstalledNodeRed = NodeRedProcess;
 export async function startInstalled(runtime: Runtime, userDir: string): Promise<InstalledNodeRed> {
   const port = await freePort();
   const env = { PATH: `${dirname(runtime.node)}:/usr/local/bin:/usr/bin:/bin`, HOME: userDir, LANG: 'C.UTF-8' };
-  const child = spawn(runtime.node, [runtime.redJs, '--userDir', userDir, '--port', String(port)], { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(runtime.node, [runtime.redJs, '--userDir', userDir, '--port', String(port)], {
+    cwd: '/',
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   return attachNodeRed(child, { port, userDir, readyMs: 90_000 });
 }
 

@@ -47,9 +47,7 @@ for (const transport of ['stdio', 'http', 'sse'] as const) {
     });
     beforeEach(async () => {
       const server =
-        transport === 'stdio'
-          ? { transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args }
-          : { transport, url: peer!.url };
+        transport === 'stdio' ? { transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args } : { transport, url: peer!.url };
       await load(flow(server));
     });
     afterEach(() => helper.unload());
@@ -106,7 +104,10 @@ for (const transport of ['stdio', 'http', 'sse'] as const) {
       send('call', { tool: 'get-annotated-message', payload: { messageType: 'error', includeImage: false } });
       const msg = await got;
       const content = msg.mcp.result.content;
-      assert.ok(content.some((c: any) => c.annotations && Array.isArray(c.annotations.audience)), JSON.stringify(content));
+      assert.ok(
+        content.some((c: any) => c.annotations && Array.isArray(c.annotations.audience)),
+        JSON.stringify(content),
+      );
     });
 
     it('trigger-long-running-operation: progress on output 2, result on output 1', async () => {
@@ -141,7 +142,10 @@ describe('transport "http" pointed at a legacy HTTP+SSE server', function () {
     send('call', { tool: 'get-sum', payload: { a: 2, b: 3 } });
     const msg = await got;
     assert.match(msg.payload, /is 5/);
-    const logs = helper.log().args.map((a: any[]) => JSON.stringify(a[0])).join('\n');
+    const logs = helper
+      .log()
+      .args.map((a: any[]) => JSON.stringify(a[0]))
+      .join('\n');
     assert.match(logs, /Streamable HTTP answered (400|404|405); trying legacy HTTP\+SSE/);
   });
 });

@@ -41,7 +41,10 @@ node.send({ declared: fd.name, props, payload: { name: fd.name, args: { [props[0
     const d = await declared;
     assert.match(d.declared, /^[A-Za-z_][A-Za-z0-9_]{0,63}$/);
     assert.notEqual(d.declared, 'light.set');
-    assert.ok(d.props.every((p: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(p)), `declared properties: ${d.props}`);
+    assert.ok(
+      d.props.every((p: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(p)),
+      `declared properties: ${d.props}`,
+    );
     const msg = await result;
     assert.equal(msg.payload.tool, 'light.set');
     assert.deepEqual(msg.payload.received, { 'entity-id': 'light.kitchen', 'brightness-pct': 40 });

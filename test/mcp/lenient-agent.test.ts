@@ -39,7 +39,13 @@ describe('lenient reading: gemini-agent and an ESP32 device (real runtime)', fun
       const typeless = fake.requests[0].body.tools[0].functionDeclarations.find((d: any) => d.name === 'typeless_root');
       assert.equal(typeless.parametersJsonSchema.type, 'object');
       const calls = answer.gemini.steps[0].calls;
-      assert.deepEqual(calls.map((c: any) => [c.tool, c.isError]), [['typeless_root', false], ['odd_result', false]]);
+      assert.deepEqual(
+        calls.map((c: any) => [c.tool, c.isError]),
+        [
+          ['typeless_root', false],
+          ['odd_result', false],
+        ],
+      );
       assert.match(JSON.stringify(calls[0].result), /from Gemini/);
       assert.match(JSON.stringify(calls[1].result), /readable part/);
       assert.equal(answer.payload, 'done');
@@ -76,7 +82,11 @@ describe('lenient reading: ESP32 device with malformed tools (real runtime)', fu
     await load(flow, { lst: { tokens: DEVICE_TOKEN } }, esp32Nodes);
     const fixture = ottoRobot();
     const extra = [
-      { name: 'self.typeless', description: 'A custom board tool without a root type.', inputSchema: { properties: { level: { type: 'integer' } }, required: ['level', 'ghost'] } },
+      {
+        name: 'self.typeless',
+        description: 'A custom board tool without a root type.',
+        inputSchema: { properties: { level: { type: 'integer' } }, required: ['level', 'ghost'] },
+      },
       { description: 'A tool without a name.', inputSchema: { type: 'object', properties: {} } },
     ];
     fixture.tools = [...extra, ...fixture.tools] as typeof fixture.tools;
@@ -103,6 +113,10 @@ describe('lenient reading: ESP32 device with malformed tools (real runtime)', fu
     const called = nextMessage('called');
     send('call', { tool: 'self.typeless', payload: { level: 3 }, device: event.device });
     assert.equal((await called).payload, true);
-    assert.deepEqual(caught.map((m) => m.error?.message), [], 'nothing reaches Catch');
+    assert.deepEqual(
+      caught.map((m) => m.error?.message),
+      [],
+      'nothing reaches Catch',
+    );
   });
 });

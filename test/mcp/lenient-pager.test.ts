@@ -37,7 +37,9 @@ async function rejection(p: Promise<unknown>): Promise<McpNodeError> {
 
 describe('the one tools/list pager', () => {
   it('an endless run of new cursors stops at the page limit and says so (not "repeated cursor")', async () => {
-    const err = await rejection(listAllTools(async (cursor) => ({ items: [tool(`t${cursor ?? 0}`)], nextCursor: `c${Number((cursor ?? 'c0').slice(1)) + 1}`, warnings: [] }), 'srv'));
+    const err = await rejection(
+      listAllTools(async (cursor) => ({ items: [tool(`t${cursor ?? 0}`)], nextCursor: `c${Number((cursor ?? 'c0').slice(1)) + 1}`, warnings: [] }), 'srv'),
+    );
     assert.equal(err.code, 'PAGINATION_LIMIT');
     assert.match(err.message, new RegExp(`after ${MAX_PAGES} pages \\(the limit; next cursor "c${MAX_PAGES}"\\)`));
     assert.doesNotMatch(err.message, /twice|repeated/);
@@ -58,7 +60,10 @@ describe('the one tools/list pager', () => {
     ];
     let n = 0;
     const listed = await listAllTools(async () => pages[n++], 'srv');
-    assert.deepEqual(listed.tools.map((t) => t.name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      listed.tools.map((t) => t.name),
+      ['a', 'b', 'c'],
+    );
     assert.equal(listed.pages, 2);
     assert.deepEqual(listed.warnings, [
       { tool: 'x', path: 'name', message: 'left out' },
@@ -81,9 +86,15 @@ describe('the one tools/list pager', () => {
         : { tools: [tool('self.b'), tool('self.a')] },
     );
     await device.session.start();
-    assert.deepEqual(device.session.tools.map((t) => t.name), ['self.a', 'self.b']);
+    assert.deepEqual(
+      device.session.tools.map((t) => t.name),
+      ['self.a', 'self.b'],
+    );
     assert.deepEqual(device.session.tools[0].inputSchema, { type: 'object', properties: {} });
-    assert.deepEqual(device.session.listWarnings.map((w) => `${w.tool} ${w.path}`), ['self.a inputSchema.type', 'tools[1] name', 'self.a name']);
+    assert.deepEqual(
+      device.session.listWarnings.map((w) => `${w.tool} ${w.path}`),
+      ['self.a inputSchema.type', 'tools[1] name', 'self.a name'],
+    );
     device.session.handleClosed();
   });
 

@@ -26,7 +26,11 @@ describe('lenient readers', () => {
       const { result, warnings } = readCallResultLeniently('t', raw);
       assert.deepEqual(result, expected, JSON.stringify(raw));
       accepted(result);
-      assert.deepEqual(warnings.map((w) => w.path), paths, JSON.stringify(raw));
+      assert.deepEqual(
+        warnings.map((w) => w.path),
+        paths,
+        JSON.stringify(raw),
+      );
       assert.ok(warnings.every((w) => w.tool === 't'));
     }
   });
@@ -42,7 +46,10 @@ describe('lenient readers', () => {
     assert.equal(JSON.stringify(raw), before);
     assert.deepEqual(page.items, [{ name: 'a', inputSchema: { type: 'object', properties: {} } }]);
     assert.equal(page.nextCursor, '7');
-    assert.deepEqual(page.warnings.map((w) => w.path), ['inputSchema.type', 'inputSchema.required', 'nextCursor']);
+    assert.deepEqual(
+      page.warnings.map((w) => w.path),
+      ['inputSchema.type', 'inputSchema.required', 'nextCursor'],
+    );
   });
 
   it('tools/list: a page without a tools array stays an error saying what came', () => {

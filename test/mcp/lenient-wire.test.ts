@@ -22,19 +22,28 @@ describe('lenient wire reader: prompts/list and resources/list through a plain S
       await client.connect(transport);
       try {
         const { value: prompts, capture } = await captureLeniency(() => client.request({ method: 'prompts/list', params: {} }));
-        assert.deepEqual(prompts.prompts.map((p) => p.name), ['greet', 'null_args', 'bad_arg']);
+        assert.deepEqual(
+          prompts.prompts.map((p) => p.name),
+          ['greet', 'null_args', 'bad_arg'],
+        );
         assert.deepEqual(prompts.prompts[2].arguments, [{ name: 'ok' }]);
-        assert.deepEqual(capture.warnings.map((w) => `${w.prompt} ${w.path}`), [
-          'null_args description',
-          'null_args arguments',
-          'prompts[2] name',
-          'bad_arg arguments[0]',
-          'bad_arg arguments.0.required',
-        ]);
+        assert.deepEqual(
+          capture.warnings.map((w) => `${w.prompt} ${w.path}`),
+          ['null_args description', 'null_args arguments', 'prompts[2] name', 'bad_arg arguments[0]', 'bad_arg arguments.0.required'],
+        );
         // without a capture the warnings still go somewhere (the session logs them)
         const resources = await client.listResources();
-        assert.deepEqual(resources.resources.map((r) => [r.uri, r.name]), [['file:///a.txt', 'a'], ['file:///b.txt', 'file:///b.txt']]);
-        assert.deepEqual(uncaptured.map((w) => `${w.resource} ${w.path}`), ['file:///b.txt name', 'resources[2] uri', 'file:///a.txt uri']);
+        assert.deepEqual(
+          resources.resources.map((r) => [r.uri, r.name]),
+          [
+            ['file:///a.txt', 'a'],
+            ['file:///b.txt', 'file:///b.txt'],
+          ],
+        );
+        assert.deepEqual(
+          uncaptured.map((w) => `${w.resource} ${w.path}`),
+          ['file:///b.txt name', 'resources[2] uri', 'file:///a.txt uri'],
+        );
       } finally {
         await client.close();
       }

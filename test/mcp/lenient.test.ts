@@ -70,7 +70,10 @@ describe('lenient reading of what servers send (real runtime)', function () {
         await load(flow(era, format));
         const msg = await outcome('listed', 'list', { payload: 'go' });
         assert.deepEqual(FORMATS[format](msg.payload), USABLE_TOOL_NAMES);
-        assert.deepEqual(msg.mcp.tools.map((t: any) => t.name), USABLE_TOOL_NAMES);
+        assert.deepEqual(
+          msg.mcp.tools.map((t: any) => t.name),
+          USABLE_TOOL_NAMES,
+        );
         if (era === 'auto') assert.equal(msg.mcp.server.protocolVersion, '2026-07-28');
         else assert.equal(msg.mcp.server.protocolVersion, '2025-11-25');
         for (const [tool, path, message] of EXPECTED_WARNINGS) {
@@ -118,7 +121,10 @@ describe('lenient reading of what servers send (real runtime)', function () {
       assert.equal(unknown.payload, 'readable part');
       assert.deepEqual(unknown.mcp.result.content[1], { type: 'html', html: '<b>not MCP</b>' }, 'msg.mcp.result is the raw answer');
       assert.equal('resultType' in unknown.mcp.result, false);
-      assert.deepEqual(unknown.mcp.warnings.map((w: any) => [w.tool, w.path]), [['odd_result', 'content[1]']]);
+      assert.deepEqual(
+        unknown.mcp.warnings.map((w: any) => [w.tool, w.path]),
+        [['odd_result', 'content[1]']],
+      );
       assert.match(unknown.mcp.warnings[0].message, /unknown content type "html"/);
 
       const missing = await outcome('called', 'call', { tool: 'odd_result', payload: { kind: 'missing-text' } });
@@ -137,7 +143,10 @@ describe('lenient reading of what servers send (real runtime)', function () {
       const typed = await outcome('called', 'call', { tool: 'typed_output', payload: {} });
       assert.deepEqual(typed.payload, { n: 'seven' });
       assert.deepEqual(typed.mcp.result.structuredContent, { n: 'seven' });
-      assert.deepEqual(typed.mcp.warnings.map((w: any) => [w.tool, w.path]), [['typed_output', 'structuredContent']]);
+      assert.deepEqual(
+        typed.mcp.warnings.map((w: any) => [w.tool, w.path]),
+        [['typed_output', 'structuredContent']],
+      );
       assert.match(typed.mcp.warnings[0].message, /outputSchema \(n: must be number\)/);
 
       const clean = await outcome('called', 'call', { tool: 'echo', payload: { text: 'hi' } });
@@ -148,10 +157,16 @@ describe('lenient reading of what servers send (real runtime)', function () {
   it("the editor's tool dropdown route lists the usable tools and the list warnings", async () => {
     await load(flow('auto'));
     const plain = await helper.request().get('/mcp-server/srv/tools').expect(200);
-    assert.deepEqual(plain.body.tools.map((t: any) => t.name), USABLE_TOOL_NAMES);
+    assert.deepEqual(
+      plain.body.tools.map((t: any) => t.name),
+      USABLE_TOOL_NAMES,
+    );
     assert.ok(plain.body.warnings.some((w: any) => w.tool === 'typeless_root' && w.path === 'inputSchema.type'));
     const compiled = await helper.request().get('/mcp-server/srv/tools?format=gemini-schema').expect(200);
-    assert.ok(compiled.body.warnings.some((w: any) => w.tool === 'scalar_root'), 'list warnings come before the compiler warnings');
+    assert.ok(
+      compiled.body.warnings.some((w: any) => w.tool === 'scalar_root'),
+      'list warnings come before the compiler warnings',
+    );
   });
 
   it('logs each repair and omission once, naming the server and the tool', async () => {

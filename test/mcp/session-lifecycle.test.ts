@@ -38,7 +38,6 @@ const readLog = (file: string) => {
   }
 };
 
-
 describe('session lifecycle', function () {
   this.timeout(60000);
   let dir: string;

@@ -4,12 +4,18 @@ import assert from 'node:assert/strict';
 import { SettingsToolCache } from '../../src/mcp/settings-tool-cache';
 import type { ListToolsResult } from '../../src/mcp/tool-provider';
 
-const list = (name: string): ListToolsResult => ({ tools: [{ name, inputSchema: { type: 'object' } }], pages: 1, server: { id: 's', name: 's' } as ListToolsResult['server'] });
+const list = (name: string): ListToolsResult => ({
+  tools: [{ name, inputSchema: { type: 'object' } }],
+  pages: 1,
+  server: { id: 's', name: 's' } as ListToolsResult['server'],
+});
 
 describe('SettingsToolCache', () => {
   let now = 0;
   let fetches = 0;
-  const fetch = (name = 'a') => () => (fetches++, Promise.resolve(list(name)));
+  const fetch =
+    (name = 'a') =>
+    () => (fetches++, Promise.resolve(list(name)));
   beforeEach(() => {
     now = 0;
     fetches = 0;

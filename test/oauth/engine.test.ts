@@ -74,7 +74,10 @@ describe('OAuth engine: IndieAuth sign-in, refresh and persistence (HA stand-in)
     const tokens = await Promise.all(Array.from({ length: 10 }, () => provider.token()));
     assert.equal(new Set(tokens).size, 1);
     assert.notEqual(tokens[0], state.tokens.access_token);
-    assert.deepEqual(auth.tokenRequests.map((r) => r.grant_type), ['authorization_code', 'refresh_token']);
+    assert.deepEqual(
+      auth.tokenRequests.map((r) => r.grant_type),
+      ['authorization_code', 'refresh_token'],
+    );
     assert.equal(store.saves, 1, 'the refreshed tokens were saved at once');
     assert.equal(store.load()!.tokens.refresh_token, state.tokens.refresh_token, 'HA gives no new refresh token: the old one is kept');
     assert.ok(auth.accepts(`Bearer ${tokens[0]}`));

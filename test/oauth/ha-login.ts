@@ -15,4 +15,3 @@ export async function loginAtHa(authorizationUrl: string): Promise<URLSearchPara
   assert.equal(back.origin + back.pathname, REDIRECT);
   return back.searchParams;
 }
-

@@ -26,7 +26,10 @@ describe('OAuth admin routes: /mcp-server/oauth/start, /callback, /:id/status', 
   });
 
   const start = (redirectUrl = REDIRECT) =>
-    helper.request().post('/mcp-server/oauth/start').send({ id: 'srv', config: { transport: 'http', url: ha.url, auth: 'oauth' }, redirectUrl });
+    helper
+      .request()
+      .post('/mcp-server/oauth/start')
+      .send({ id: 'srv', config: { transport: 'http', url: ha.url, auth: 'oauth' }, redirectUrl });
 
   it('before sign-in the server says to click Authorize; after the callback its tools list, and the state works only once', async () => {
     const server = helper.getNode('srv') as any;
@@ -54,7 +57,10 @@ describe('OAuth admin routes: /mcp-server/oauth/start, /callback, /:id/status', 
     const status = await helper.request().get('/mcp-server/oauth/srv/status').query({ url: ha.url });
     assert.equal(status.body.signedIn, true);
     for (const t of auth.issuedTokens()) assert.ok(!JSON.stringify(status.body).includes(t));
-    const otherUrl = await helper.request().get('/mcp-server/oauth/srv/status').query({ url: ha.url + '/other' });
+    const otherUrl = await helper
+      .request()
+      .get('/mcp-server/oauth/srv/status')
+      .query({ url: ha.url + '/other' });
     assert.equal(otherUrl.body.signedIn, false);
   });
 

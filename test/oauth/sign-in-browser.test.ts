@@ -30,7 +30,13 @@ function listFlow(key: string, serverId: string, url: string, extra: Record<stri
     { id: `${key}-in`, type: 'http in', z: 'tab1', url: `/oauth-${key}/list`, method: 'get', wires: [[`${key}-list`]] },
     { id: `${key}-list`, type: 'mcp-list-tools', z: 'tab1', server: serverId, wires: [[`${key}-reply`]] },
     // The whole message goes back to the test, so it can prove no token rode along.
-    { id: `${key}-reply`, type: 'function', z: 'tab1', func: 'const { req, res, ...rest } = msg; msg.payload = JSON.stringify(rest); return msg;', wires: [[`${key}-out`]] },
+    {
+      id: `${key}-reply`,
+      type: 'function',
+      z: 'tab1',
+      func: 'const { req, res, ...rest } = msg; msg.payload = JSON.stringify(rest); return msg;',
+      wires: [[`${key}-out`]],
+    },
     { id: `${key}-out`, type: 'http response', z: 'tab1', statusCode: '', wires: [] },
   ];
 }
@@ -65,7 +71,8 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     editor = await launchEditor(nodeRed.url, {
       tag: 'oauth',
       viewport: { width: 1280, height: 900 },
-      ready: (p) => p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('srv-std') && RED.workspaces.active(), undefined, { timeout: 60000 }),
+      ready: (p) =>
+        p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('srv-std') && RED.workspaces.active(), undefined, { timeout: 60000 }),
     });
     page = editor.page;
   });
@@ -117,7 +124,10 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     const res = await get('oauth-std/list');
     assert.equal(res.status, 200, res.text);
     const msg = JSON.parse(res.text);
-    assert.deepEqual(msg.payload.map((t: any) => t.name), OAUTH_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      msg.payload.map((t: any) => t.name),
+      OAUTH_TOOLS.map((t) => t.name),
+    );
     issued.push(...std.issuedTokens);
     assertNoToken('the message', res.text);
   });
@@ -138,13 +148,16 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     issued.push(...std.issuedTokens);
   });
 
-  it('Home Assistant: Authorize opens HA\'s login page (IndieAuth, client id = Node-RED\'s base URL), then the flow lists its tools', async () => {
+  it("Home Assistant: Authorize opens HA's login page (IndieAuth, client id = Node-RED's base URL), then the flow lists its tools", async () => {
     await authorize('srv-ha', async (tab) => {
       await tab.locator('input[name=username]').fill(HA_USER.username);
       await tab.locator('input[name=password]').fill(HA_USER.password);
       await tab.locator('#ha-login').click();
     });
-    assert.deepEqual(haAuth.tokenRequests.map((r) => [r.grant_type, r.client_id]), [['authorization_code', nodeRed.url]]);
+    assert.deepEqual(
+      haAuth.tokenRequests.map((r) => [r.grant_type, r.client_id]),
+      [['authorization_code', nodeRed.url]],
+    );
     const res = await get('oauth-ha/list');
     assert.equal(res.status, 200, res.text);
     assert.ok(JSON.parse(res.text).payload.some((t: any) => t.name === 'HassTurnOn'));
@@ -156,7 +169,10 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     haAuth.expireAccessTokens();
     const res = await get('mcp-server/srv-ha/tools?refresh=true');
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(haAuth.tokenRequests.map((r) => `${r.grant_type} ${r.status}`), ['authorization_code 200', 'refresh_token 200']);
+    assert.deepEqual(
+      haAuth.tokenRequests.map((r) => `${r.grant_type} ${r.status}`),
+      ['authorization_code 200', 'refresh_token 200'],
+    );
     issued.push(...haAuth.issuedTokens());
   });
 
@@ -180,14 +196,21 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
       RED.nodes.import([{ id: 'srv-new', type: 'mcp-server', name: 'new HA', transport: 'http', url, auth: 'oauth', timeout: 20 }]);
       RED.nodes.dirty(true);
     }, ha.url);
-    await authorize('srv-new', async (tab) => {
-      await tab.locator('input[name=username]').fill(HA_USER.username);
-      await tab.locator('input[name=password]').fill(HA_USER.password);
-      await tab.locator('#ha-login').click();
-    }, '#node-config-dialog-ok');
+    await authorize(
+      'srv-new',
+      async (tab) => {
+        await tab.locator('input[name=username]').fill(HA_USER.username);
+        await tab.locator('input[name=password]').fill(HA_USER.password);
+        await tab.locator('#ha-login').click();
+      },
+      '#node-config-dialog-ok',
+    );
     await page.locator('#red-ui-header-button-deploy').click();
     // The flow posted in before() is terse JSON the editor calls "not properly configured": confirm.
-    await page.getByRole('button', { name: 'Confirm deploy' }).click({ timeout: 5000 }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Confirm deploy' })
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
     await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
     const res = await get('mcp-server/srv-new/tools?refresh=true');
     assert.equal(res.status, 200, res.text);
@@ -195,7 +218,7 @@ describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home A
     issued.push(...haAuth.issuedTokens());
   });
 
-  it('no token in GET /flows, in the credentials the editor reads, in Node-RED\'s log; the token file is encrypted', async () => {
+  it("no token in GET /flows, in the credentials the editor reads, in Node-RED's log; the token file is encrypted", async () => {
     assert.ok(issued.length >= 6);
     assertNoToken('GET /flows', (await get('flows')).text);
     for (const id of ['srv-std', 'srv-ha', 'srv-new']) {

@@ -22,23 +22,15 @@ server.registerTool(
   },
 );
 
-server.registerTool(
-  'list_todos',
-  { description: 'Lists the todos.', annotations: { readOnlyHint: true } },
-  async () => {
-    record('list_todos', {});
-    return { content: [{ type: 'text', text: JSON.stringify({ todos: ['milk', 'bread', 'eggs'] }) }] };
-  },
-);
+server.registerTool('list_todos', { description: 'Lists the todos.', annotations: { readOnlyHint: true } }, async () => {
+  record('list_todos', {});
+  return { content: [{ type: 'text', text: JSON.stringify({ todos: ['milk', 'bread', 'eggs'] }) }] };
+});
 
-server.registerTool(
-  'rename_todo',
-  { description: 'Renames a todo.', inputSchema: z.object({ from: z.string(), to: z.string() }) },
-  async (args) => {
-    record('rename_todo', args);
-    return { content: [{ type: 'text', text: JSON.stringify({ renamed: true }) }] };
-  },
-);
+server.registerTool('rename_todo', { description: 'Renames a todo.', inputSchema: z.object({ from: z.string(), to: z.string() }) }, async (args) => {
+  record('rename_todo', args);
+  return { content: [{ type: 'text', text: JSON.stringify({ renamed: true }) }] };
+});
 
 server.connect(new StdioServerTransport()).catch((err) => {
   process.stderr.write(String(err) + '\n');

@@ -12,11 +12,7 @@ import { dirname, join } from 'node:path';
 import { freePort } from './free-port';
 
 export const EVERYTHING_VERSION = '2026.8.31';
-export const EVERYTHING_ENTRY = join(
-  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
-  'dist',
-  'index.js',
-);
+export const EVERYTHING_ENTRY = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 /** The stdio command line: spawn `command` with `args` and speak MCP on its stdin/stdout. */
 export const everythingStdio: { command: string; args: string[] } = {

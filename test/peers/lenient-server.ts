@@ -17,7 +17,11 @@ export const LENIENT_TOOLS: unknown[] = [
   // root without "type", the shape from the issue
   { name: 'typeless_root', description: 'Root schema without type.', inputSchema: { properties: { a: { type: 'string' } } } },
   // required names a property that does not exist
-  { name: 'ghost_required', description: 'Requires a property it does not define.', inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'ghost'] } },
+  {
+    name: 'ghost_required',
+    description: 'Requires a property it does not define.',
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'ghost'] },
+  },
   { name: 'null_description', description: null, inputSchema: text },
   { name: 'no_input_schema', description: 'Sends no inputSchema at all.' },
   { name: 'bad_annotations', description: 'Annotations that are a string.', annotations: 'read-only', inputSchema: text },
@@ -27,16 +31,43 @@ export const LENIENT_TOOLS: unknown[] = [
   { name: 'string_schema', description: 'inputSchema is a string.', inputSchema: 'object' },
   { name: 'scalar_root', description: 'Arguments would have to be a string.', inputSchema: { type: 'string' } },
   // answers tools/call with results the SDK's schema rejects
-  { name: 'odd_result', description: 'Answers with a malformed result.', inputSchema: { type: 'object', properties: { kind: { type: 'string', enum: ['unknown-type', 'missing-text', 'markdown', 'scalar-structured'] } }, required: ['kind'] } },
+  {
+    name: 'odd_result',
+    description: 'Answers with a malformed result.',
+    inputSchema: {
+      type: 'object',
+      properties: { kind: { type: 'string', enum: ['unknown-type', 'missing-text', 'markdown', 'scalar-structured'] } },
+      required: ['kind'],
+    },
+  },
   // well-formed, but its structuredContent will not match its outputSchema
-  { name: 'typed_output', description: 'Promises a number n.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
+  {
+    name: 'typed_output',
+    description: 'Promises a number n.',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+  },
 ];
 
 /** Usable after lenient reading, in list order. */
-export const USABLE_TOOL_NAMES = ['echo', 'typeless_root', 'ghost_required', 'null_description', 'no_input_schema', 'bad_annotations', 'odd_result', 'typed_output'];
+export const USABLE_TOOL_NAMES = [
+  'echo',
+  'typeless_root',
+  'ghost_required',
+  'null_description',
+  'no_input_schema',
+  'bad_annotations',
+  'odd_result',
+  'typed_output',
+];
 
 export const ODD_RESULTS: Record<string, unknown> = {
-  'unknown-type': { content: [{ type: 'text', text: 'readable part' }, { type: 'html', html: '<b>not MCP</b>' }] },
+  'unknown-type': {
+    content: [
+      { type: 'text', text: 'readable part' },
+      { type: 'html', html: '<b>not MCP</b>' },
+    ],
+  },
   'missing-text': { content: [{ type: 'text' }, { type: 'text', text: 'second block' }] },
   markdown: { content: [{ type: 'markdown', text: '**bold**' }] },
   'scalar-structured': { content: [{ type: 'text', text: '[1,2,3]' }], structuredContent: [1, 2, 3] },
@@ -96,7 +127,8 @@ export async function startLenientServer(): Promise<HttpEndpoint> {
 
 async function oddResultResponse(request: Request): Promise<Response | undefined> {
   if (request.method !== 'POST') return undefined;
-  const body = (await request.json().catch(() => undefined)) as { id?: unknown; method?: string; params?: { name?: string; arguments?: { kind?: string } } } | undefined;
+  const body = (await request.json().catch(() => undefined)) as
+    { id?: unknown; method?: string; params?: { name?: string; arguments?: { kind?: string } } } | undefined;
   if (body?.method !== 'tools/call') return undefined;
   let result: Record<string, unknown>;
   if (body.params?.name === 'odd_result') result = { ...(ODD_RESULTS[String(body.params.arguments?.kind)] as object) };

@@ -106,4 +106,3 @@ async function serveStateless(server: Server, req: IncomingMessage, res: ServerR
     await server.close().catch(() => undefined);
   }
 }
-

@@ -121,7 +121,12 @@ describe('test peers', function () {
     });
 
     it('is stateless: initialize echoes a supported version, no Mcp-Session-Id, JSON not SSE, Python json.dumps spacing', async function () {
-      const res = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const res = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('mcp-session-id'), null);
       assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -131,29 +136,43 @@ describe('test peers', function () {
       assert.equal(body.result.protocolVersion, '2025-06-18');
       assert.deepEqual(body.result.serverInfo, { name: 'home-assistant', version: '1.26.0' });
 
-      const odd = await (await post({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '1.0', capabilities: {}, clientInfo: { name: 't', version: '1' } } })).json();
+      const odd = await (
+        await post({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'initialize',
+          params: { protocolVersion: '1.0', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        })
+      ).json();
       assert.equal(odd.result.protocolVersion, '2025-11-25');
     });
 
-    it('serves the fixture\'s 19 tools without initialize, with no top-level required', async function () {
+    it("serves the fixture's 19 tools without initialize, with no top-level required", async function () {
       const body = await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).json();
       const tools = body.result.tools as Array<{ name: string; inputSchema: Record<string, unknown> }>;
       assert.equal(tools.length, 19);
-      assert.deepEqual(tools.map((t) => t.name), haTools.map((t) => t.name));
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        haTools.map((t) => t.name),
+      );
       assert.equal(tools[0].name, 'HassTurnOn');
       assert.ok(tools.every((t) => !('required' in t.inputSchema) && t.inputSchema.type === 'object'));
       assert.equal(body.result.nextCursor, undefined);
     });
 
     it('returns the fixture result for HassTurnOn and for a failing call', async function () {
-      const ok = await (await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } } })).json();
+      const ok = await (
+        await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } } })
+      ).json();
       assert.equal(ok.result.isError, false);
       assert.deepEqual(JSON.parse(ok.result.content[0].text), {
         speech: {},
         response_type: 'action_done',
         data: { success: [{ name: 'Kitchen Light', type: 'entity', id: 'light.kitchen' }], failed: [] },
       });
-      const failed = await (await post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'HassTurnOn', arguments: { name: 'Backyard' } } })).json();
+      const failed = await (
+        await post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'HassTurnOn', arguments: { name: 'Backyard' } } })
+      ).json();
       assert.equal(failed.result.isError, true);
       assert.match(failed.result.content[0].text, /^Error calling tool: <MatchFailedError /);
     });
@@ -166,7 +185,7 @@ describe('test peers', function () {
       }
     });
 
-    it('applies HA\'s rules to calls the fixture does not list', async function () {
+    it("applies HA's rules to calls the fixture does not list", async function () {
       const call = async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; content: Array<{ text: string }> }> =>
         (await (await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args } })).json()).result;
       const tooBright = await call('HassLightSet', { name: 'Hall', brightness: 101 });
@@ -232,9 +251,13 @@ describe('test peers', function () {
   describe('Home Assistant stand-in CLI', function () {
     it('starts on the given port and prints its URL', async function () {
       const port = await freePort();
-      const cli = spawn(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, 'home-assistant', 'cli.ts'), '--port', String(port)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const cli = spawn(
+        process.execPath,
+        ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, 'home-assistant', 'cli.ts'), '--port', String(port)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       try {
         let out = '';
         cli.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -268,7 +291,7 @@ describe('test peers', function () {
       return client;
     }
 
-    it('spreads 7 tools over 3 pages, each cursor being the next tool\'s name', async function () {
+    it("spreads 7 tools over 3 pages, each cursor being the next tool's name", async function () {
       server = await startPaginatedServer();
       const client = await connect(server.url);
       try {
@@ -286,7 +309,7 @@ describe('test peers', function () {
         assert.deepEqual(cursors, ['tool-04', 'tool-07']);
         assert.deepEqual(server.listRequests, [undefined, 'tool-04', 'tool-07']);
         const { tools: all } = await client.listTools();
-        assert.equal(all.length, 7, 'the SDK\'s own aggregation sees all 7');
+        assert.equal(all.length, 7, "the SDK's own aggregation sees all 7");
         const result = await client.callTool({ name: 'tool-05', arguments: { text: 'hello' } });
         assert.equal(firstText(result), 'tool-05: hello');
       } finally {
@@ -414,7 +437,10 @@ describe('test peers', function () {
       const client = newClient();
       await client.connect(new StdioClientTransport({ command: cmd.command, args: cmd.args, env: cmd.env, stderr: 'ignore' }));
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), ['pid']);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['pid'],
+      );
       const reported = JSON.parse(firstText(await client.callTool({ name: 'pid', arguments: {} })));
       const pids = await waitForStubbornPids(pidFile);
       assert.deepEqual(reported, pids);

@@ -14,7 +14,10 @@ describe('lenient prompts/resources lists', () => {
     };
     const seen: Array<string | undefined> = [];
     const { items, pages: count } = await listAllLeniently<{ name: string }>(async (cursor) => (seen.push(cursor), pages[cursor ?? 'start']), 'prompts', 'srv');
-    assert.deepEqual(items.map((p) => p.name), ['a', 'b']);
+    assert.deepEqual(
+      items.map((p) => p.name),
+      ['a', 'b'],
+    );
     assert.equal(count, 2);
     assert.deepEqual(seen, [undefined, 'p2']);
   });
@@ -29,7 +32,11 @@ describe('lenient prompts/resources lists', () => {
 
   it('stops at the pager limit with its error code and message, not a "repeated cursor" one', async () => {
     let fetched = 0;
-    const endless = listAllLeniently(async () => ({ resourceTemplates: [{ uriTemplate: `t://${fetched}/{x}` }], nextCursor: `c${++fetched}` }), 'resourceTemplates', 'srv');
+    const endless = listAllLeniently(
+      async () => ({ resourceTemplates: [{ uriTemplate: `t://${fetched}/{x}` }], nextCursor: `c${++fetched}` }),
+      'resourceTemplates',
+      'srv',
+    );
     await assert.rejects(endless, (err: McpNodeError) => {
       assert.equal(err.code, 'PAGINATION_LIMIT');
       assert.equal(err.status, 'too many pages');
@@ -46,7 +53,13 @@ describe('lenient prompts/resources lists', () => {
       p2: { prompts: [{ name: 'a', description: 'again' }, { name: 'b' }] },
     };
     const { items } = await listAllLeniently<{ name: string; description?: string }>(async (cursor) => pages[cursor ?? 'start'], 'prompts', 'srv');
-    assert.deepEqual(items.map((p) => [p.name, p.description]), [['a', 'first'], ['b', undefined]]);
+    assert.deepEqual(
+      items.map((p) => [p.name, p.description]),
+      [
+        ['a', 'first'],
+        ['b', undefined],
+      ],
+    );
   });
 
   it('joins text and embedded text resources; prompt arguments become text', () => {

@@ -67,7 +67,13 @@ describe('mcp-prompt and mcp-resource: server-everything over Streamable HTTP', 
     assert.equal(caught, undefined, caught?.error?.message);
     assert.deepEqual(out.payload.map((p: any) => p.name).sort(), ['args-prompt', 'completable-prompt', 'resource-prompt', 'simple-prompt']);
     const args = out.payload.find((p: any) => p.name === 'args-prompt').arguments;
-    assert.deepEqual(args.map((a: any) => [a.name, a.required === true]), [['city', true], ['state', false]]);
+    assert.deepEqual(
+      args.map((a: any) => [a.name, a.required === true]),
+      [
+        ['city', true],
+        ['state', false],
+      ],
+    );
     assert.equal(out.keep, 1, 'the message passes through');
     assert.equal(out.mcp.server.id, 'srv');
     assert.equal(out.mcp.pages, 1);
@@ -154,14 +160,23 @@ for (const transport of ['stdio', 'http'] as const) {
     });
 
     it('sends a message on each notifications/resources/updated, and stops when the node is closed', async () => {
-      const server = transport === 'stdio' ? { transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args } : { transport: 'http', url: peer!.url };
+      const server =
+        transport === 'stdio' ? { transport: 'stdio', command: everythingStdio.command, args: everythingStdio.args } : { transport: 'http', url: peer!.url };
       const uri = 'demo://resource/static/document/architecture.md';
       await load(
         flow(server, [
           { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri, wires: [['updates']] },
           { id: 'updates', type: 'helper' },
           // The server's own switch for sending updates to subscribers (once at once, then every 5 s).
-          { id: 'toggle', type: 'mcp-call-tool', server: 'srv', tool: 'toggle-subscriber-updates', arguments: '{}', argumentsType: 'json', wires: [['out'], []] },
+          {
+            id: 'toggle',
+            type: 'mcp-call-tool',
+            server: 'srv',
+            tool: 'toggle-subscriber-updates',
+            arguments: '{}',
+            argumentsType: 'json',
+            wires: [['out'], []],
+          },
         ]),
         {},
         promptNodes,
@@ -202,7 +217,9 @@ describe('mcp-prompt and mcp-resource: Home Assistant stand-in', function () {
   beforeEach(async () => {
     ha = await startHomeAssistant();
     await load(
-      flow({ transport: 'http', url: ha.url }, [{ id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri: 'homeassistant://assist/exposed-entities', wires: [['out']] }]),
+      flow({ transport: 'http', url: ha.url }, [
+        { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri: 'homeassistant://assist/exposed-entities', wires: [['out']] },
+      ]),
       { srv: { token: ha.token } },
       promptNodes,
     );
@@ -225,14 +242,17 @@ describe('mcp-prompt and mcp-resource: Home Assistant stand-in', function () {
     assert.deepEqual(sent.json.params, { name: 'Assist', arguments: {} });
   });
 
-  it('sends an unknown prompt to Catch with HA\'s message', async () => {
+  it("sends an unknown prompt to Catch with HA's message", async () => {
     const { caught } = await outcome('getPrompt', { prompt: 'Foo' });
     assert.match(caught.error.message, /prompts\/get "Foo" failed: .*Unknown prompt: Foo/);
   });
 
   it('reads the exposed-entities resource as YAML text', async () => {
     const listed = await outcome('listResources', {});
-    assert.deepEqual(listed.out.payload.map((r: any) => r.uri), ['homeassistant://assist/exposed-entities']);
+    assert.deepEqual(
+      listed.out.payload.map((r: any) => r.uri),
+      ['homeassistant://assist/exposed-entities'],
+    );
     const { out } = await outcome('reader', { uri: 'homeassistant://assist/exposed-entities' });
     assert.equal(out.contentType, 'text/yaml');
     assert.match(out.payload, /^assistant: conversation\nentities:\n- entity_id: light\.kitchen/);

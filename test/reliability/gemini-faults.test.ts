@@ -42,7 +42,7 @@ describe('hostile Gemini: every prompt ends at Catch with a message that says wh
     return (await caught).error.message;
   }
 
-  it('a 500 names the status and Gemini\'s own message', async () => {
+  it("a 500 names the status and Gemini's own message", async () => {
     await agent({});
     gemini.script(reply.error(500, 'INTERNAL', 'An internal error has occurred.'));
     assert.match(await failureOf(), /Gemini API error 500 INTERNAL: An internal error has occurred\./);

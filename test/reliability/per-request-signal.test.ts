@@ -48,7 +48,10 @@ describe('per-request abort signals for the MCP HTTP transports', () => {
     await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
     process.off('warning', onWarning);
     assert.equal(getEventListeners(transportSignal, 'abort').length, 1);
-    assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'MaxListenersExceededWarning'),
+      [],
+    );
   });
 
   it('aborting the caller signal aborts the requests still open, streams included', async () => {

@@ -113,12 +113,20 @@ describe('secrets stay out of everything observable (real runtime)', function ()
     assert.equal(tools.status, 200, tools.text);
     assert.ok(tools.body.tools.some((t: any) => t.name === 'whoami'));
     peer.mode = 'echo-headers';
-    const test = await helper.request().post('/mcp-server/test').send({ id: 'srv', config: { transport: 'http', url: peer.url }, token: '__PWRD__' }).expect(200);
+    const test = await helper
+      .request()
+      .post('/mcp-server/test')
+      .send({ id: 'srv', config: { transport: 'http', url: peer.url }, token: '__PWRD__' })
+      .expect(200);
     assert.equal(test.body.ok, false);
     assert.match(test.body.error, /HTTP 500/);
     assertClean('POST /mcp-server/test', test.text);
     const typed = 'typed-in-dialog-SECRET-99';
-    const typedTest = await helper.request().post('/mcp-server/test').send({ config: { transport: 'http', url: peer.url }, token: typed }).expect(200);
+    const typedTest = await helper
+      .request()
+      .post('/mcp-server/test')
+      .send({ config: { transport: 'http', url: peer.url }, token: typed })
+      .expect(200);
     assert.ok(!typedTest.text.includes(typed), typedTest.text);
   });
 });

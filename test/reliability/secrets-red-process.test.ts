@@ -46,12 +46,23 @@ describe('secrets in a real Node-RED process (red.js)', function () {
     const flow: FlowNode[] = [
       { id: 'tab', type: 'tab', label: 'secrets' },
       {
-        id: 'httpServer', type: 'mcp-server', transport: 'http', url: peer.url, headers: '{"X-Plain":"visible"}', timeout: 5,
+        id: 'httpServer',
+        type: 'mcp-server',
+        transport: 'http',
+        url: peer.url,
+        headers: '{"X-Plain":"visible"}',
+        timeout: 5,
         credentials: { token: TOKEN, secrets: JSON.stringify({ headers: { 'X-Api-Key': API_KEY_HEADER } }), secretNames: '{"headers":["X-Api-Key"]}' },
       },
       {
-        id: 'stdioServer', type: 'mcp-server', transport: 'stdio', command: process.execPath, args: JSON.stringify(['-e', LEAKY_STDIO]),
-        cwd: join(__dirname, '..', '..'), env: '{"PLAIN":"1"}', timeout: 10,
+        id: 'stdioServer',
+        type: 'mcp-server',
+        transport: 'stdio',
+        command: process.execPath,
+        args: JSON.stringify(['-e', LEAKY_STDIO]),
+        cwd: join(__dirname, '..', '..'),
+        env: '{"PLAIN":"1"}',
+        timeout: 10,
         credentials: { secrets: JSON.stringify({ env: { GITHUB_TOKEN: ENV_SECRET } }), secretNames: '{"env":["GITHUB_TOKEN"]}' },
       },
       { id: 'go', type: 'inject', z: 'tab', payload: '{}', payloadType: 'json', wires: [['callWhoami', 'callLeak']] },
@@ -80,7 +91,10 @@ describe('secrets in a real Node-RED process (red.js)', function () {
 
     assertClean('the debug sidebar', JSON.stringify(nr.debug.messages.map((m) => m.raw)));
     assertClean('the Node-RED log', nr.log.join('\n'));
-    assert.ok(nr.log.some((l) => l.includes('starting with GITHUB_TOKEN=***')), 'the stdio stderr line is logged, masked');
+    assert.ok(
+      nr.log.some((l) => l.includes('starting with GITHUB_TOKEN=***')),
+      'the stdio stderr line is logged, masked',
+    );
     const flows = await nr.request('GET', '/flows');
     assert.equal(flows.status, 200);
     assertClean('GET /flows', flows.text);

@@ -21,7 +21,9 @@ server.registerTool('ping', { description: 'answers pong' }, async () => ({ cont
 ${tools}
 server.connect(new StdioServerTransport());
 `;
-const CRASHES_IN_TOOL = MCP_SERVER(`server.registerTool('crash', { description: 'dies' }, async () => { console.error('Error: crashed in tool'); process.exit(7); });`);
+const CRASHES_IN_TOOL = MCP_SERVER(
+  `server.registerTool('crash', { description: 'dies' }, async () => { console.error('Error: crashed in tool'); process.exit(7); });`,
+);
 const JUNK_THEN_EXIT = `
 if (process.env.STARTS) require('fs').appendFileSync(process.env.STARTS, 'x');
 process.stdout.write('hello, this is not JSON-RPC\\n');
@@ -83,7 +85,10 @@ describe('stdio faults end at Catch with the exit code and last stderr line', fu
     send('call', { payload: {} });
     const msg = await caught;
     assert.match(msg.error.message, /\/nonexistent\/mcp-server\.js: exited with code 1: Error: Cannot find module '\/nonexistent\/mcp-server\.js'/);
-    assert.ok(statuses.some((s) => /^exited with code 1: Error: Cannot find module '\/nonexistent/.test(s)), `statuses: ${statuses.join(', ')}`);
+    assert.ok(
+      statuses.some((s) => /^exited with code 1: Error: Cannot find module '\/nonexistent/.test(s)),
+      `statuses: ${statuses.join(', ')}`,
+    );
   });
 
   it('junk on stdout, then exit 3: the error quotes its last stderr line; retries log one line, not one per stderr line', async () => {
@@ -97,12 +102,19 @@ describe('stdio faults end at Catch with the exit code and last stderr line', fu
     while (!existsSync(starts) || readFileSync(starts, 'utf8').length < 3) await sleep(100);
     await sleep(300);
     // What a user's log shows at the default level (info, 40, and more severe); debug lines are off.
-    const lines = helper.log().args.filter((a: any[]) => a[0]?.level <= 40).map((a: any[]) => String(a[0]?.msg ?? ''));
+    const lines = helper
+      .log()
+      .args.filter((a: any[]) => a[0]?.level <= 40)
+      .map((a: any[]) => String(a[0]?.msg ?? ''));
     const failureLines = lines.filter((l: string) => l.includes('exited with code 3'));
     assert.equal(failureLines.length, 1, `one line for the repeated failure:\n${failureLines.join('\n')}`);
     assert.match(failureLines[0], /retrying in \d+ s/);
     // (the failure line quotes the -e script itself, so look at the other lines)
-    assert.equal(lines.filter((l: string) => l.includes('starting up') && !l.includes('exited with code')).length, 0, 'stderr of a server that never spoke MCP is not logged per retry');
+    assert.equal(
+      lines.filter((l: string) => l.includes('starting up') && !l.includes('exited with code')).length,
+      0,
+      'stderr of a server that never spoke MCP is not logged per retry',
+    );
   });
 
   it('a server that dies during a call: the call fails naming the exit and the tool', async () => {
@@ -127,7 +139,11 @@ describe('stdio faults end at Catch with the exit code and last stderr line', fu
       assert.equal((await listed).payload.length, 1);
     }
     const alive = childProcesses();
-    assert.equal(alive.length, 1, `only the current deploy has a server process: ${alive.map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 80)).join(' | ')}`);
+    assert.equal(
+      alive.length,
+      1,
+      `only the current deploy has a server process: ${alive.map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 80)).join(' | ')}`,
+    );
     const fdsNow = openFds();
     assert.ok(fdsNow <= fdsAfterFirst + 4, `file descriptors: ${fdsAfterFirst} after the first deploy, ${fdsNow} after ${REDEPLOYS} more`);
     await helper.unload();

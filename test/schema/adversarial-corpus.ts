@@ -36,28 +36,48 @@ export const ADVERSARIAL: AdversarialTool[] = [
     properties: { from: { $ref: '#/definitions/point' }, to: { $ref: '#/definitions/point' } },
     required: ['from'],
   }),
-  entry('recursive_tree', 'self-recursive $ref', { type: 'object', $defs: { node: treeNode }, properties: { root: { $ref: '#/$defs/node' } } }, { recursive: true }),
-  entry('mutual_recursion', 'mutually recursive refs', {
-    type: 'object',
-    $defs: {
-      a: { type: 'object', properties: { b: { $ref: '#/$defs/b' }, n: { type: 'integer' } } },
-      b: { type: 'object', properties: { a: { $ref: '#/$defs/a' }, s: { type: 'string' } } },
+  entry(
+    'recursive_tree',
+    'self-recursive $ref',
+    { type: 'object', $defs: { node: treeNode }, properties: { root: { $ref: '#/$defs/node' } } },
+    { recursive: true },
+  ),
+  entry(
+    'mutual_recursion',
+    'mutually recursive refs',
+    {
+      type: 'object',
+      $defs: {
+        a: { type: 'object', properties: { b: { $ref: '#/$defs/b' }, n: { type: 'integer' } } },
+        b: { type: 'object', properties: { a: { $ref: '#/$defs/a' }, s: { type: 'string' } } },
+      },
+      properties: { start: { $ref: '#/$defs/a' } },
     },
-    properties: { start: { $ref: '#/$defs/a' } },
-  }, { recursive: true }),
-  entry('root_recursion', '$ref "#" to the root', {
-    type: 'object',
-    properties: { name: { type: 'string' }, next: { $ref: '#' } },
-  }, { recursive: true }),
+    { recursive: true },
+  ),
+  entry(
+    'root_recursion',
+    '$ref "#" to the root',
+    {
+      type: 'object',
+      properties: { name: { type: 'string' }, next: { $ref: '#' } },
+    },
+    { recursive: true },
+  ),
   entry('ref_with_constraints', '$ref with non-annotation siblings', {
     type: 'object',
     $defs: { text: { type: 'string', maxLength: 20 } },
     properties: { code: { $ref: '#/$defs/text', minLength: 3, pattern: '^[A-Z]+$' } },
   }),
-  entry('external_ref', '$ref to another document', {
-    type: 'object',
-    properties: { address: { $ref: 'https://example.com/schemas/address.json' }, broken: { $ref: '#/$defs/missing' } },
-  }, { unresolvable: true }),
+  entry(
+    'external_ref',
+    '$ref to another document',
+    {
+      type: 'object',
+      properties: { address: { $ref: 'https://example.com/schemas/address.json' }, broken: { $ref: '#/$defs/missing' } },
+    },
+    { unresolvable: true },
+  ),
   entry('const_values', 'const (string, number, boolean)', {
     type: 'object',
     properties: { kind: { const: 'light' }, version: { const: 2 }, confirm: { type: 'boolean', const: true } },
@@ -66,7 +86,12 @@ export const ADVERSARIAL: AdversarialTool[] = [
   entry('one_of', 'oneOf', {
     type: 'object',
     properties: {
-      target: { oneOf: [{ type: 'string', description: 'entity id' }, { type: 'array', items: { type: 'string' } }] },
+      target: {
+        oneOf: [
+          { type: 'string', description: 'entity id' },
+          { type: 'array', items: { type: 'string' } },
+        ],
+      },
     },
   }),
   entry('all_of_merge', 'allOf that merges', {
@@ -107,7 +132,10 @@ export const ADVERSARIAL: AdversarialTool[] = [
   }),
   entry('additional_schema', 'additionalProperties as a schema (a dictionary)', {
     type: 'object',
-    properties: { attributes: { type: 'object', additionalProperties: { type: 'string' }, description: 'Attribute map' }, extra: { type: 'object', additionalProperties: true } },
+    properties: {
+      attributes: { type: 'object', additionalProperties: { type: 'string' }, description: 'Attribute map' },
+      extra: { type: 'object', additionalProperties: true },
+    },
   }),
   entry('array_without_items', 'arrays without items', {
     type: 'object',
@@ -140,7 +168,27 @@ export const ADVERSARIAL: AdversarialTool[] = [
   }),
   entry('nesting_six_deep', 'nesting 6 deep', {
     type: 'object',
-    properties: { l1: { type: 'object', properties: { l2: { type: 'object', properties: { l3: { type: 'array', items: { type: 'object', properties: { l4: { type: 'object', properties: { l5: { type: 'object', properties: { l6: { type: 'string', enum: ['deep'] } }, required: ['l6'] } } } } } } } } } } },
+    properties: {
+      l1: {
+        type: 'object',
+        properties: {
+          l2: {
+            type: 'object',
+            properties: {
+              l3: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    l4: { type: 'object', properties: { l5: { type: 'object', properties: { l6: { type: 'string', enum: ['deep'] } }, required: ['l6'] } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
   }),
   entry('bad_property_names', 'property names that break Gemini parameter-name rule', {
     type: 'object',
@@ -165,10 +213,15 @@ export const ADVERSARIAL: AdversarialTool[] = [
   entry('light-turn-on', 'collides with both above', { type: 'object', properties: {} }),
   entry('cover:open', 'collides with cover/open', { type: 'object', properties: {} }),
   entry('cover/open', 'collides with cover:open', { type: 'object', properties: {} }),
-  entry('exclusive_bounds', 'exclusiveMinimum/Maximum, both draft styles', {
-    type: 'object',
-    properties: { positive: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 }, draft4: { type: 'number', minimum: 0, exclusiveMinimum: true } },
-  }, { unresolvable: true }),
+  entry(
+    'exclusive_bounds',
+    'exclusiveMinimum/Maximum, both draft styles',
+    {
+      type: 'object',
+      properties: { positive: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 }, draft4: { type: 'number', minimum: 0, exclusiveMinimum: true } },
+    },
+    { unresolvable: true },
+  ),
   entry('multiple_of', 'multipleOf', { type: 'object', properties: { step: { type: 'integer', multipleOf: 5, minimum: 0, maximum: 100 } } }),
   entry('examples_keyword', 'examples', { type: 'object', properties: { city: { type: 'string', examples: ['Paris', 'Berlin'] } } }),
   entry('pattern_properties', 'patternProperties', {
@@ -246,7 +299,10 @@ export const ADVERSARIAL: AdversarialTool[] = [
   entry('enum_without_type', 'string enum without type', { type: 'object', properties: { color: { enum: ['red', 'blue'] } } }),
   entry('any_of_with_null', 'anyOf with a null branch', {
     type: 'object',
-    properties: { due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] }, limit: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['all'] }, { type: 'null' }] } },
+    properties: {
+      due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+      limit: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['all'] }, { type: 'null' }] },
+    },
   }),
   entry('any_of_under_object', 'anyOf of required sets under a typed parent object', {
     type: 'object',
@@ -269,12 +325,19 @@ export const ADVERSARIAL: AdversarialTool[] = [
   entry('empty_description', 'empty description', { type: 'object', properties: { a: { type: 'string' } } }, { description: '' }),
   entry('nested_defs', '$defs inside a property, referenced by pointer', {
     type: 'object',
-    properties: { cfg: { type: 'object', $defs: { mode: { type: 'string', enum: ['a', 'b'] } }, properties: { mode: { $ref: '#/properties/cfg/$defs/mode' } } } },
+    properties: {
+      cfg: { type: 'object', $defs: { mode: { type: 'string', enum: ['a', 'b'] } }, properties: { mode: { $ref: '#/properties/cfg/$defs/mode' } } },
+    },
   }),
   entry('nested_any_of', 'anyOf inside anyOf and inside items', {
     type: 'object',
     properties: {
-      v: { anyOf: [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, { type: 'array', items: { anyOf: [{ type: 'boolean' }, { type: 'object', properties: { k: { type: 'string' } } }] } }] },
+      v: {
+        anyOf: [
+          { anyOf: [{ type: 'string' }, { type: 'number' }] },
+          { type: 'array', items: { anyOf: [{ type: 'boolean' }, { type: 'object', properties: { k: { type: 'string' } } }] } },
+        ],
+      },
     },
   }),
   entry('unevaluated', 'unevaluatedProperties and dependentSchemas', {
@@ -283,30 +346,49 @@ export const ADVERSARIAL: AdversarialTool[] = [
     unevaluatedProperties: false,
     dependentSchemas: { a: { properties: { b: { type: 'number' } } } },
   }),
-  entry('draft03_required', 'draft-03 boolean required on properties', {
-    type: 'object',
-    properties: { name: { type: 'string', required: true }, area: { type: 'string', required: false } },
-  }, { unresolvable: true }),
-  entry('bad_type_names', 'type names that are not JSON Schema (int, float, STRING, "enum")', {
-    type: 'object',
-    properties: { n: { type: 'int' }, f: { type: 'float' }, s: { type: 'STRING' }, e: { type: 'enum', enum: ['a', 'b'] } },
-  }, { unresolvable: true }),
-  entry('proto_keys', 'property names __proto__ and constructor (own keys from JSON.parse)', JSON.parse(
-    '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"},"toString":{"type":"boolean"}},"required":["__proto__","constructor"]}',
-  )),
-  entry('__proto__', 'a tool named __proto__ (a valid declared name)', { type: 'object', properties: {} }),
-  entry('malformed_keyword_values', 'keyword values of the wrong JSON type and an invalid regex', {
-    type: 'object',
-    properties: {
-      level: { type: 'integer', minimum: '0', maximum: '100', multipleOf: 0 },
-      code: { type: 'string', pattern: '^(', maxLength: -1 },
-      mode: { type: 'string', enum: 'eco' },
-      extra: { type: 'object', additionalProperties: 'false', required: 'x' },
-      loose: 'string',
-      tags: { type: 'array', items: [], uniqueItems: 'yes', enum: [['a'], ['a']] },
+  entry(
+    'draft03_required',
+    'draft-03 boolean required on properties',
+    {
+      type: 'object',
+      properties: { name: { type: 'string', required: true }, area: { type: 'string', required: false } },
     },
-    required: ['level', 7],
-  }, { unresolvable: true }),
+    { unresolvable: true },
+  ),
+  entry(
+    'bad_type_names',
+    'type names that are not JSON Schema (int, float, STRING, "enum")',
+    {
+      type: 'object',
+      properties: { n: { type: 'int' }, f: { type: 'float' }, s: { type: 'STRING' }, e: { type: 'enum', enum: ['a', 'b'] } },
+    },
+    { unresolvable: true },
+  ),
+  entry(
+    'proto_keys',
+    'property names __proto__ and constructor (own keys from JSON.parse)',
+    JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"},"toString":{"type":"boolean"}},"required":["__proto__","constructor"]}',
+    ),
+  ),
+  entry('__proto__', 'a tool named __proto__ (a valid declared name)', { type: 'object', properties: {} }),
+  entry(
+    'malformed_keyword_values',
+    'keyword values of the wrong JSON type and an invalid regex',
+    {
+      type: 'object',
+      properties: {
+        level: { type: 'integer', minimum: '0', maximum: '100', multipleOf: 0 },
+        code: { type: 'string', pattern: '^(', maxLength: -1 },
+        mode: { type: 'string', enum: 'eco' },
+        extra: { type: 'object', additionalProperties: 'false', required: 'x' },
+        loose: 'string',
+        tags: { type: 'array', items: [], uniqueItems: 'yes', enum: [['a'], ['a']] },
+      },
+      required: ['level', 7],
+    },
+    { unresolvable: true },
+  ),
   entry('content_keywords', 'contentMediaType / contentEncoding', {
     type: 'object',
     properties: { image: { type: 'string', contentMediaType: 'image/png', contentEncoding: 'base64' } },

@@ -12,7 +12,8 @@ const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function declaredNames(payload: unknown, format: ToolFormat): string[] {
   if (format === 'mcp') return (payload as Tool[]).map((t) => t.name);
-  if (format === 'gemini' || format === 'gemini-schema') return (payload as { functionDeclarations: Array<{ name: string }> }).functionDeclarations.map((d) => d.name);
+  if (format === 'gemini' || format === 'gemini-schema')
+    return (payload as { functionDeclarations: Array<{ name: string }> }).functionDeclarations.map((d) => d.name);
   if (format === 'openai') return (payload as Array<{ function: { name: string } }>).map((d) => d.function.name);
   return (payload as Array<{ name: string }>).map((d) => d.name);
 }
@@ -66,14 +67,51 @@ describe('schema compiler: corpus', function () {
   });
 
   it('property: keyword values of any JSON type, anywhere, still compile into accepted declarations', function () {
-    const KEYWORDS = ['type', 'properties', 'items', 'required', 'enum', 'const', 'minimum', 'maxLength', 'pattern', 'format', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', '$defs', 'description', 'default', 'examples', 'uniqueItems', 'multipleOf', 'exclusiveMinimum', 'prefixItems', 'dependencies', 'dependentRequired', 'patternProperties', 'if', 'contains', 'nullable', 'x-a'];
+    const KEYWORDS = [
+      'type',
+      'properties',
+      'items',
+      'required',
+      'enum',
+      'const',
+      'minimum',
+      'maxLength',
+      'pattern',
+      'format',
+      'additionalProperties',
+      'anyOf',
+      'oneOf',
+      'allOf',
+      'not',
+      '$ref',
+      '$defs',
+      'description',
+      'default',
+      'examples',
+      'uniqueItems',
+      'multipleOf',
+      'exclusiveMinimum',
+      'prefixItems',
+      'dependencies',
+      'dependentRequired',
+      'patternProperties',
+      'if',
+      'contains',
+      'nullable',
+      'x-a',
+    ];
     const { node } = fc.letrec<{ node: unknown }>((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },
         fc.jsonValue({ maxDepth: 1 }),
         fc.dictionary(
           fc.constantFrom(...KEYWORDS),
-          fc.oneof(tie('node'), fc.constantFrom('string', 'object', '#', '#/$defs/a', '^(', '5', -1, 0.5, true, []), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'x-c', '__proto__'), tie('node'), { maxKeys: 3 })),
+          fc.oneof(
+            tie('node'),
+            fc.constantFrom('string', 'object', '#', '#/$defs/a', '^(', '5', -1, 0.5, true, []),
+            fc.array(tie('node'), { maxLength: 3 }),
+            fc.dictionary(fc.constantFrom('a', 'b', 'x-c', '__proto__'), tie('node'), { maxKeys: 3 }),
+          ),
           { maxKeys: 5 },
         ),
       ),
@@ -81,7 +119,8 @@ describe('schema compiler: corpus', function () {
     fc.assert(
       fc.property(node, (inputSchema) => {
         const tool = { name: 'fuzzed', inputSchema } as Tool;
-        for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], `${target}: ${JSON.stringify(inputSchema)}`);
+        for (const target of TARGETS)
+          assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], `${target}: ${JSON.stringify(inputSchema)}`);
       }),
       { numRuns: 400 },
     );
@@ -174,12 +213,20 @@ describe('schema compiler: corpus', function () {
 
   it('declares a tool whose schema throws while being read without parameters; the other tools are unaffected', function () {
     const hostile = { type: 'object' } as Record<string, unknown>;
-    Object.defineProperty(hostile, 'properties', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(hostile, 'properties', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     const tools = [{ name: 'hostile', inputSchema: hostile } as Tool, ...corpora[0].tools.slice(0, 2)];
     for (const target of TARGETS) {
       const { payload, warnings } = compileTools(tools, target);
       assert.deepEqual(validateDeclarations(payload, target), [], target);
-      assert.ok(warnings.some((w) => w.tool === 'hostile' && /could not be compiled \(boom\)/.test(w.message)), target);
+      assert.ok(
+        warnings.some((w) => w.tool === 'hostile' && /could not be compiled \(boom\)/.test(w.message)),
+        target,
+      );
       assert.ok(JSON.stringify(payload).includes('HassTurnOff'), 'the other tools are still declared');
     }
   });
@@ -192,7 +239,10 @@ describe('schema compiler: corpus', function () {
     for (let i = 0; i < 70; i++) json = { type: 'object', properties: { n: json } };
     expectDeep(validateDeclarations([{ name: 'd', input_schema: json }], 'anthropic'));
     function expectDeep(problems: string[]): void {
-      assert.ok(problems.some((p) => /nested deeper than 64 levels/.test(p)), JSON.stringify(problems));
+      assert.ok(
+        problems.some((p) => /nested deeper than 64 levels/.test(p)),
+        JSON.stringify(problems),
+      );
     }
   });
 

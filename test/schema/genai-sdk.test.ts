@@ -29,7 +29,11 @@ describe('schema compiler: through the real @google/genai client', function () {
         const { payload } = compileTools(corpus.tools, format);
         fake.script(reply.text('ok'));
         // The SDK rewrites the declarations it is given in place: hand it a copy.
-        const response = await ai.models.generateContent({ model: 'gemini-3.5-flash', contents: 'list', config: { tools: [structuredClone(payload) as never] } });
+        const response = await ai.models.generateContent({
+          model: 'gemini-3.5-flash',
+          contents: 'list',
+          config: { tools: [structuredClone(payload) as never] },
+        });
         assert.equal(response.text, 'ok', corpus.name);
         const sent = fake.requests.at(-1)!;
         assert.deepEqual(sent.violations, [], corpus.name);

@@ -17,19 +17,26 @@ describe('json-pointer: same-document $ref resolution', () => {
   });
 
   it('answers undefined for other documents, missing keys, prototype members and malformed escapes', () => {
-    for (const ref of ['other.json#/x', '#/$defs/none', '#/constructor', '#/$defs/toString', '#/$defs/%zz']) assert.equal(resolvePointer(root, ref), undefined, ref);
+    for (const ref of ['other.json#/x', '#/$defs/none', '#/constructor', '#/$defs/toString', '#/$defs/%zz'])
+      assert.equal(resolvePointer(root, ref), undefined, ref);
   });
 
   it('the cleaner and the validator agree: a prototype or malformed $ref is unresolvable, not a crash', () => {
     for (const ref of ['#/constructor', '#/$defs/%zz']) {
       const tool = { name: 't', inputSchema: { type: 'object', properties: { a: { $ref: ref } } } } as unknown as Tool;
       const compiled = compileTools([tool], 'openai');
-      assert.ok(compiled.warnings.some((w) => w.message.includes(`reference "${ref}" cannot be resolved`)), JSON.stringify(compiled.warnings));
+      assert.ok(
+        compiled.warnings.some((w) => w.message.includes(`reference "${ref}" cannot be resolved`)),
+        JSON.stringify(compiled.warnings),
+      );
       const problems = validateDeclarations(
         { functionDeclarations: [{ name: 't', parametersJsonSchema: { type: 'object', properties: { a: { $ref: ref } } } }] },
         'gemini',
       );
-      assert.ok(problems.some((p) => p.includes(`"${ref}" does not resolve inside the schema`)), JSON.stringify(problems));
+      assert.ok(
+        problems.some((p) => p.includes(`"${ref}" does not resolve inside the schema`)),
+        JSON.stringify(problems),
+      );
     }
   });
 });

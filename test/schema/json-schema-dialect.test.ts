@@ -32,7 +32,11 @@ describe('json-schema-dialect: the one Ajv setup', () => {
   });
 
   it('compiles a schema with the same $id again and again (refreshed lists, two servers)', () => {
-    const schema = () => ({ $id: 'https://example.test/light', type: 'object', properties: { on: { type: 'boolean' }, kids: { type: 'array', items: { $ref: '#' } } } });
+    const schema = () => ({
+      $id: 'https://example.test/light',
+      type: 'object',
+      properties: { on: { type: 'boolean' }, kids: { type: 'array', items: { $ref: '#' } } },
+    });
     for (let i = 0; i < 3; i++) {
       assert.equal(schemaProblems(schema(), { on: 'yes' }), 'on: must be boolean', `compile ${i + 1}`);
       assert.equal(compileArgumentCheck(schema())({ kids: [{ on: 1 }] }), 'kids.0.on: must be boolean', `compile ${i + 1}`);

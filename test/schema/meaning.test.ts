@@ -48,7 +48,10 @@ describe('schema compiler: meaning kept', function () {
             if (!isArguments(value) || !original(value)) continue;
             checked++;
             for (const [format, validate] of outputs) {
-              assert.ok(validate(value), `${format} output rejects ${JSON.stringify(value)} that ${JSON.stringify(schema)} accepts: ${JSON.stringify(validate.errors)}`);
+              assert.ok(
+                validate(value),
+                `${format} output rejects ${JSON.stringify(value)} that ${JSON.stringify(schema)} accepts: ${JSON.stringify(validate.errors)}`,
+              );
             }
           }
         },
@@ -116,10 +119,16 @@ describe('schema compiler: meaning kept', function () {
 
   it('gemini-schema turns oneOf into anyOf with the same branches, and type lists into one branch per type', function () {
     const oneOf = outputSchema(ADVERSARIAL.find((a) => a.tool.name === 'one_of')!.tool, 'gemini-schema').properties.target;
-    assert.deepEqual(oneOf.anyOf.map((b: Schema) => b.type), ['STRING', 'ARRAY']);
+    assert.deepEqual(
+      oneOf.anyOf.map((b: Schema) => b.type),
+      ['STRING', 'ARRAY'],
+    );
     const multi = outputSchema(ADVERSARIAL.find((a) => a.tool.name === 'multi_type_array')!.tool, 'gemini-schema').properties;
     assert.deepEqual(multi.value.anyOf, [{ type: 'STRING', minLength: 1 }, { type: 'NUMBER', minimum: -5 }, { type: 'BOOLEAN' }]);
-    assert.deepEqual(multi.id.anyOf, [{ type: 'INTEGER', nullable: true }, { type: 'STRING', nullable: true }]);
+    assert.deepEqual(multi.id.anyOf, [
+      { type: 'INTEGER', nullable: true },
+      { type: 'STRING', nullable: true },
+    ]);
   });
 
   it('gemini-schema folds removed meaning into descriptions', function () {
@@ -148,7 +157,14 @@ describe('schema compiler: meaning kept', function () {
     const args = { entity_id: 'light.kitchen', light_brightness: 5, _9am: true, with_space: 'a', [long]: 'b', nested: { x_y: 1 } };
     for (const key of Object.keys(args)) assert.ok(key in out.properties, `${key} is a declared parameter`);
     const restored = restoreArgumentNames(t.inputSchema, args);
-    assert.deepEqual(restored, { 'entity-id': 'light.kitchen', 'light.brightness': 5, '9am': true, 'with space': 'a', ['p'.repeat(70)]: 'b', nested: { 'x-y': 1 } });
+    assert.deepEqual(restored, {
+      'entity-id': 'light.kitchen',
+      'light.brightness': 5,
+      '9am': true,
+      'with space': 'a',
+      ['p'.repeat(70)]: 'b',
+      nested: { 'x-y': 1 },
+    });
     const ajv = addFormats(new Ajv2020({ strict: false, logger: false }));
     assert.ok(ajv.validate(t.inputSchema, restored), JSON.stringify(ajv.errors));
     // "__proto__" survives the trip (the SDK would drop it as a `parameters` key).

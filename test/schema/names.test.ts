@@ -53,7 +53,7 @@ describe('schema compiler: declared names', function () {
     assert.ok(Object.values(pair).includes('cover_open'), 'one of the pair keeps the plain form');
   });
 
-  it('survives a name that looks exactly like another one\'s hashed form', function () {
+  it("survives a name that looks exactly like another one's hashed form", function () {
     const hashed = inverse(declareNames(['a.b', 'a_b']))['a.b'];
     const back = inverse(declareNames(['a.b', 'a_b', hashed]));
     assert.equal(new Set(Object.values(back)).size, 3);
@@ -76,15 +76,20 @@ describe('schema compiler: declared names', function () {
       fc.constantFrom('a.b', 'a_b', 'a-b', 'a:b', '1a', '_1a', 'é', '', ' ', '.', '_', 'x'.repeat(100)),
     );
     fc.assert(
-      fc.property(fc.uniqueArray(nameArb, { maxLength: 30 }), fc.option(fc.stringMatching(/^[a-z._]{0,8}$/), { nil: undefined }), fc.nat(), (names, prefix, seed) => {
-        const map = declareNames(names, { prefix });
-        assert.equal(Object.keys(map).length, names.length);
-        for (const declared of Object.keys(map)) assert.match(declared, NAME_RULE);
-        assert.deepEqual(new Set(Object.values(map)), new Set(names));
-        // Same set in another order: same map.
-        const shuffled = [...names].sort((a, b) => ((a.length * 31 + seed) % 7) - ((b.length * 31 + seed) % 7));
-        assert.deepEqual(declareNames(shuffled, { prefix }), map);
-      }),
+      fc.property(
+        fc.uniqueArray(nameArb, { maxLength: 30 }),
+        fc.option(fc.stringMatching(/^[a-z._]{0,8}$/), { nil: undefined }),
+        fc.nat(),
+        (names, prefix, seed) => {
+          const map = declareNames(names, { prefix });
+          assert.equal(Object.keys(map).length, names.length);
+          for (const declared of Object.keys(map)) assert.match(declared, NAME_RULE);
+          assert.deepEqual(new Set(Object.values(map)), new Set(names));
+          // Same set in another order: same map.
+          const shuffled = [...names].sort((a, b) => ((a.length * 31 + seed) % 7) - ((b.length * 31 + seed) % 7));
+          assert.deepEqual(declareNames(shuffled, { prefix }), map);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -94,7 +99,11 @@ describe('schema compiler: declared names', function () {
     const { names: compiled, warnings } = compileTools(ADVERSARIAL_TOOLS, 'gemini');
     assert.deepEqual(compiled, declareNames(names));
     const renamed = names.filter((n) => !(n in compiled));
-    for (const n of renamed) assert.ok(warnings.some((w) => w.tool === n && w.path === '$' && /declared as/.test(w.message)), n);
+    for (const n of renamed)
+      assert.ok(
+        warnings.some((w) => w.tool === n && w.path === '$' && /declared as/.test(w.message)),
+        n,
+      );
     assert.ok(renamed.length >= 8);
   });
 

@@ -5,7 +5,13 @@ import fc from 'fast-check';
 type Schema = Record<string, unknown>;
 const KEYS = ['a', 'b', 'c', 'name', 'e-f', 'x-y', 'g.h', '9z'];
 
-const scalar = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null), fc.double({ min: -5, max: 5, noNaN: true }));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -5, max: 5 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.double({ min: -5, max: 5, noNaN: true }),
+);
 
 const stringSchema = fc.record(
   {
@@ -64,7 +70,10 @@ export const { schema: schemaArb } = fc.letrec<{ schema: Schema; object: Schema;
       return out;
     }),
   array: fc
-    .record({ items: tie('schema'), minItems: fc.integer({ min: 0, max: 2 }), maxItems: fc.integer({ min: 2, max: 4 }), uniqueItems: fc.boolean() }, { requiredKeys: [] })
+    .record(
+      { items: tie('schema'), minItems: fc.integer({ min: 0, max: 2 }), maxItems: fc.integer({ min: 2, max: 4 }), uniqueItems: fc.boolean() },
+      { requiredKeys: [] },
+    )
     .map((r) => ({ type: 'array', ...r })),
   combinator: fc.oneof(
     fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
@@ -156,7 +165,12 @@ function typedInstance(s: Schema, type: string, root: Schema, depth: number): fc
       const required = Array.isArray(s.required) ? (s.required as string[]).filter((k) => Object.prototype.hasOwnProperty.call(model, k)) : [];
       const base = fc.record(model, { requiredKeys: required, noNullPrototype: true });
       if (s.additionalProperties === false) return base;
-      return fc.tuple(base, fc.dictionary(fc.constantFrom('extra', 'more'), instanceArb(s.additionalProperties ?? {}, root, depth + 1), { maxKeys: 1, noNullPrototype: true })).map(([a, b]) => ({ ...b, ...a }));
+      return fc
+        .tuple(
+          base,
+          fc.dictionary(fc.constantFrom('extra', 'more'), instanceArb(s.additionalProperties ?? {}, root, depth + 1), { maxKeys: 1, noNullPrototype: true }),
+        )
+        .map(([a, b]) => ({ ...b, ...a }));
     }
     default:
       return anyJson;
@@ -184,9 +198,14 @@ export const { node: anyOfNodeArb } = fc.letrec<{ node: Schema; anyOf: Schema }>
     typedLeaf,
     tie('anyOf'),
     tie('node').map((items) => ({ type: 'array', items })),
-    fc.dictionary(fc.constantFrom('p', 'q', 'r'), tie('node'), { minKeys: 1, maxKeys: 3, noNullPrototype: true }).map((properties) => ({ type: 'object', properties })),
+    fc
+      .dictionary(fc.constantFrom('p', 'q', 'r'), tie('node'), { minKeys: 1, maxKeys: 3, noNullPrototype: true })
+      .map((properties) => ({ type: 'object', properties })),
   ),
   anyOf: fc
-    .tuple(fc.array(fc.oneof(tie('node'), fc.constant({ type: 'null' })), { minLength: 1, maxLength: 4 }), fc.option(fc.constantFrom('union', 'one or many'), { nil: undefined }))
+    .tuple(
+      fc.array(fc.oneof(tie('node'), fc.constant({ type: 'null' })), { minLength: 1, maxLength: 4 }),
+      fc.option(fc.constantFrom('union', 'one or many'), { nil: undefined }),
+    )
     .map(([anyOf, description]) => (description ? { anyOf, description } : { anyOf })),
 }));

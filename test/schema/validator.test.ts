@@ -12,7 +12,10 @@ function schemaDecl(parameters: unknown, name = 'ok_name'): unknown {
 }
 
 function expectProblem(problems: string[], pattern: RegExp): void {
-  assert.ok(problems.some((p) => pattern.test(p)), `expected a problem matching ${pattern}, got ${JSON.stringify(problems)}`);
+  assert.ok(
+    problems.some((p) => pattern.test(p)),
+    `expected a problem matching ${pattern}, got ${JSON.stringify(problems)}`,
+  );
 }
 
 describe('schema compiler: validator rejects what providers reject', function () {
@@ -30,7 +33,19 @@ describe('schema compiler: validator rejects what providers reject', function ()
   });
 
   it('rejects the keywords gemini-api.md §3.1 lists as 400s', function () {
-    for (const key of ['oneOf', 'allOf', 'not', 'examples', 'multipleOf', 'exclusiveMinimum', 'exclusiveMaximum', '$schema', '$defs', 'x-mcp-header', 'patternProperties']) {
+    for (const key of [
+      'oneOf',
+      'allOf',
+      'not',
+      'examples',
+      'multipleOf',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      '$schema',
+      '$defs',
+      'x-mcp-header',
+      'patternProperties',
+    ]) {
       const problems = validateDeclarations(schemaDecl({ type: 'OBJECT', properties: { a: { type: 'NUMBER', [key]: 1 } } }), 'gemini-schema');
       expectProblem(problems, new RegExp(`Unknown name "${key.replace('$', '\\$')}"`));
     }
@@ -64,37 +79,66 @@ describe('schema compiler: validator rejects what providers reject', function ()
       expectProblem(validateDeclarations(schemaDecl({ type: 'OBJECT', properties: {} }, name), 'gemini-schema'), /\.name: .* does not match/);
       expectProblem(validateDeclarations(geminiTool({ name, parametersJsonSchema: { type: 'object', properties: {} } }), 'gemini'), /does not match/);
       if (name !== '3d_print') {
-        expectProblem(validateDeclarations([{ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }], 'openai'), /does not match/);
+        expectProblem(
+          validateDeclarations([{ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }], 'openai'),
+          /does not match/,
+        );
         expectProblem(validateDeclarations([{ name, input_schema: { type: 'object', properties: {} } }], 'anthropic'), /does not match/);
       }
     }
-    const dup = { functionDeclarations: [{ name: 'a', parameters: { type: 'OBJECT', properties: {} } }, { name: 'a', parameters: { type: 'OBJECT', properties: {} } }] };
+    const dup = {
+      functionDeclarations: [
+        { name: 'a', parameters: { type: 'OBJECT', properties: {} } },
+        { name: 'a', parameters: { type: 'OBJECT', properties: {} } },
+      ],
+    };
     expectProblem(validateDeclarations(dup, 'gemini-schema'), /duplicate function name "a"/);
   });
 
   it('rejects gemini declarations that mix or misplace parametersJsonSchema', function () {
     const schema = { type: 'object', properties: {} };
-    expectProblem(validateDeclarations(geminiTool({ name: 'a', parameters: { type: 'OBJECT', properties: {} }, parametersJsonSchema: schema }), 'gemini'), /mutually exclusive/);
+    expectProblem(
+      validateDeclarations(geminiTool({ name: 'a', parameters: { type: 'OBJECT', properties: {} }, parametersJsonSchema: schema }), 'gemini'),
+      /mutually exclusive/,
+    );
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: [] }), 'gemini'), /top-level must be an object/);
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'string' } }), 'gemini'), /type: must be "object"/);
-    expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { b: { $ref: '#/$defs/missing' } } } }), 'gemini'), /does not resolve/);
-    expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { b: { type: 'strin' } } } }), 'gemini'), /not valid JSON Schema/);
-    expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: {}, 'x-mcp-header': 'h' } }), 'gemini'), /vendor keyword/);
+    expectProblem(
+      validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { b: { $ref: '#/$defs/missing' } } } }), 'gemini'),
+      /does not resolve/,
+    );
+    expectProblem(
+      validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { b: { type: 'strin' } } } }), 'gemini'),
+      /not valid JSON Schema/,
+    );
+    expectProblem(
+      validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: {}, 'x-mcp-header': 'h' } }), 'gemini'),
+      /vendor keyword/,
+    );
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: schema, functionCall: {} }), 'gemini'), /unknown field "functionCall"/);
     expectProblem(validateDeclarations([{}], 'gemini'), /functionDeclarations array/);
     expectProblem(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: schema }), 'gemini-schema'), /use parameters, not parametersJsonSchema/);
     // The Gemini API takes both forms, and checks `parameters` by the Schema rules.
     assert.deepEqual(validateDeclarations(compileTools(ha, 'gemini-schema').payload, 'gemini'), []);
-    expectProblem(validateDeclarations(geminiTool({ name: 'a', parameters: { type: 'OBJECT', properties: { b: { type: 'string' } } } }), 'gemini'), /invalid value "string"/);
+    expectProblem(
+      validateDeclarations(geminiTool({ name: 'a', parameters: { type: 'OBJECT', properties: { b: { type: 'string' } } } }), 'gemini'),
+      /invalid value "string"/,
+    );
     // A property NAMED x-… is not a vendor keyword.
-    assert.deepEqual(validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { 'x-api': { type: 'string' } } } }), 'gemini'), []);
+    assert.deepEqual(
+      validateDeclarations(geminiTool({ name: 'a', parametersJsonSchema: { type: 'object', properties: { 'x-api': { type: 'string' } } } }), 'gemini'),
+      [],
+    );
   });
 
   it('rejects top-level anyOf/oneOf/allOf for openai and anthropic, and their shape errors', function () {
     for (const key of ['anyOf', 'oneOf', 'allOf']) {
       const schema = { type: 'object', properties: {}, [key]: [{ required: ['a'] }] };
       expectProblem(validateDeclarations([{ name: 'a', input_schema: schema }], 'anthropic'), new RegExp(`${key} is not allowed at the top level`));
-      expectProblem(validateDeclarations([{ type: 'function', function: { name: 'a', parameters: schema } }], 'openai'), new RegExp(`${key} is not allowed at the top level`));
+      expectProblem(
+        validateDeclarations([{ type: 'function', function: { name: 'a', parameters: schema } }], 'openai'),
+        new RegExp(`${key} is not allowed at the top level`),
+      );
     }
     expectProblem(validateDeclarations([{ function: { name: 'a', parameters: { type: 'object', properties: {} } } }], 'openai'), /type: must be "function"/);
     expectProblem(validateDeclarations([{ name: 'a', input_schema: { properties: {} } }], 'anthropic'), /type: must be "object"/);

@@ -5,7 +5,18 @@ import { isLocalNetworkAddress, tokenMatcher } from '../../src/server/access';
 
 describe('endpoint access rules', () => {
   it('treats loopback, private, link-local and ULA addresses as local, everything else as remote', () => {
-    for (const a of ['127.0.0.1', '::1', '::ffff:192.168.1.20', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.9', '169.254.1.1', 'fd12:3456::1', 'fe80::1']) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '::ffff:192.168.1.20',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.9',
+      '169.254.1.1',
+      'fd12:3456::1',
+      'fe80::1',
+    ]) {
       assert.equal(isLocalNetworkAddress(a), true, a);
     }
     for (const a of ['8.8.8.8', '172.32.0.1', '::ffff:1.2.3.4', '2001:db8::1', '100.64.0.1', undefined, '']) {

@@ -35,8 +35,20 @@ describe('mcp-endpoint called by other clients', function () {
   describe('a Home Assistant-like client (new connection per call, 10 s timeout, no token field)', () => {
     const haFlow = (endpoint: Record<string, unknown>): FlowNode[] => [
       { id: 'ep', type: 'mcp-endpoint', path: '/mcp-ha', ...endpoint },
-      { id: 'in-light', type: 'mcp-tool-in', endpoint: 'ep', name: 'kitchen_light', inputSchema: { type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'] }, wires: [['light-fn']] },
-      { id: 'light-fn', type: 'function', func: 'flow.set("light", msg.payload.on); msg.payload = "kitchen light " + (msg.payload.on ? "on" : "off"); return msg;', wires: [['out']] },
+      {
+        id: 'in-light',
+        type: 'mcp-tool-in',
+        endpoint: 'ep',
+        name: 'kitchen_light',
+        inputSchema: { type: 'object', properties: { on: { type: 'boolean' } }, required: ['on'] },
+        wires: [['light-fn']],
+      },
+      {
+        id: 'light-fn',
+        type: 'function',
+        func: 'flow.set("light", msg.payload.on); msg.payload = "kitchen light " + (msg.payload.on ? "on" : "off"); return msg;',
+        wires: [['out']],
+      },
       { id: 'out', type: 'mcp-tool-out' },
     ];
 
@@ -45,12 +57,18 @@ describe('mcp-endpoint called by other clients', function () {
       const url = `${baseUrl}/mcp-ha`;
       const trace: HaLikeTrace = { methods: [] };
       const listed = await haLikeRequest(url, 'tools/list', {}, trace);
-      assert.deepEqual(listed.tools.map((t: { name: string }) => t.name), ['kitchen_light']);
+      assert.deepEqual(
+        listed.tools.map((t: { name: string }) => t.name),
+        ['kitchen_light'],
+      );
       for (const on of [true, false, true]) {
         const result = await haLikeRequest(url, 'tools/call', { name: 'kitchen_light', arguments: { on } }, trace);
         assert.equal(result.content[0].text, `kitchen light ${on ? 'on' : 'off'}`);
       }
-      assert.deepEqual(trace.methods.filter((m) => m.startsWith('DELETE')), ['DELETE 200', 'DELETE 200', 'DELETE 200', 'DELETE 200']);
+      assert.deepEqual(
+        trace.methods.filter((m) => m.startsWith('DELETE')),
+        ['DELETE 200', 'DELETE 200', 'DELETE 200', 'DELETE 200'],
+      );
       assert.equal((helper.getNode('light-fn') as any).context().flow.get('light'), true);
     });
 

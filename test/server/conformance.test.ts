@@ -24,7 +24,11 @@ describe('conformance suite (server mode) against mcp-endpoint', function () {
         const run = await runServerScenario(baseUrl.replace('127.0.0.1', 'localhost') + '/mcp', scenario, version);
         assert.ok(run.checks.length > 0, `no checks recorded:\n${run.output}`);
         const failures = run.failures.filter((f) => !(f.id in NOT_APPLICABLE));
-        assert.deepEqual(failures.map((f) => `${f.id}: ${f.errorMessage}`), [], run.output);
+        assert.deepEqual(
+          failures.map((f) => `${f.id}: ${f.errorMessage}`),
+          [],
+          run.output,
+        );
         const passed = run.checks.filter((c) => c.status === 'SUCCESS').length;
         process.stdout.write(`      ${passed} SUCCESS, ${run.failures.length - failures.length} not applicable, ${run.checks.length} checks\n`);
       });

@@ -35,7 +35,14 @@ describe('mcp-endpoint over Streamable HTTP', function () {
         resolve(res.statusCode);
       });
       req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      );
     });
     assert.equal(viaProxy, 200);
   });
@@ -86,7 +93,10 @@ describe('mcp-endpoint over Streamable HTTP', function () {
         try {
           const texts = Array.from({ length: 16 }, (_, i) => `call-${i}`);
           const results = await Promise.all(texts.map((text) => c.client.callTool({ name: 'echo', arguments: { text } })));
-          assert.deepEqual(results.map(textOf), texts.map((t) => `echo: ${t} from endpoint-test`));
+          assert.deepEqual(
+            results.map(textOf),
+            texts.map((t) => `echo: ${t} from endpoint-test`),
+          );
         } finally {
           await disconnect(c);
         }

@@ -32,11 +32,17 @@ describe('mcp-endpoint on redeploy', function () {
     try {
       let changed = 0;
       c.client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
-      assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ['first']);
+      assert.deepEqual(
+        (await c.client.listTools()).tools.map((t) => t.name),
+        ['first'],
+      );
       await new Promise((r) => setTimeout(r, 200)); // the GET stream the notification travels on
       await redeploy(flowWith('second'), 'nodes');
       await waitFor(() => changed > 0, 'tools/list_changed');
-      assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ['second']);
+      assert.deepEqual(
+        (await c.client.listTools()).tools.map((t) => t.name),
+        ['second'],
+      );
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(changed, 1, 'one announcement per deploy, not one per node');
     } finally {
@@ -53,7 +59,10 @@ describe('mcp-endpoint on redeploy', function () {
       assert.equal(subscription.honoredFilter.toolsListChanged, true);
       await redeploy(flowWith('second'), 'nodes');
       await waitFor(() => changed > 0, 'tools/list_changed');
-      assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ['second']);
+      assert.deepEqual(
+        (await c.client.listTools()).tools.map((t) => t.name),
+        ['second'],
+      );
       await subscription.close();
     } finally {
       await disconnect(c);
@@ -67,7 +76,10 @@ describe('mcp-endpoint on redeploy', function () {
     assert.equal((await post('/mcp')).status, 404);
     assert.equal((await post('/tools')).status, 401, 'the new route exists and asks for a token');
     const c = await connect('/tools', '2026-07-28', TOKEN);
-    assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ['first']);
+    assert.deepEqual(
+      (await c.client.listTools()).tools.map((t) => t.name),
+      ['first'],
+    );
     await disconnect(c);
   });
 

@@ -13,7 +13,10 @@ async function rpcResult(res: Response): Promise<any> {
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('text/event-stream')) {
     const text = await res.text();
-    const datas = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)));
+    const datas = text
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => JSON.parse(l.slice(5)));
     return datas.find((d) => 'result' in d || 'error' in d);
   }
   return res.json();

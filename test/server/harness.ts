@@ -5,11 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { catchNode, functionNode, helper } from '../helpers/runtime';
 
-export const endpointNodes = [
-  require('../../nodes/mcp-endpoint.ts'),
-  require('../../nodes/mcp-tool-in.ts'),
-  require('../../nodes/mcp-tool-out.ts'),
-];
+export const endpointNodes = [require('../../nodes/mcp-endpoint.ts'), require('../../nodes/mcp-tool-in.ts'), require('../../nodes/mcp-tool-out.ts')];
 
 let httpNode: ((req: unknown, res: unknown) => void) | undefined;
 /** A node module whose only job is to hand the test the runtime's httpNode app. */
@@ -51,7 +47,12 @@ export function clientOptions(era: Era): Record<string, unknown> {
     : { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: ['2025-11-25'] };
 }
 
-export async function connect(path: string, era: Era, token?: string, extra: Record<string, unknown> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connect(
+  path: string,
+  era: Era,
+  token?: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(path, baseUrl), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
   });
@@ -66,5 +67,8 @@ export async function disconnect(c: { client: Client; transport: StreamableHTTPC
 }
 
 export function textOf(result: { content?: unknown }): string {
-  return ((result.content as Array<{ type: string; text?: string }>) ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+  return ((result.content as Array<{ type: string; text?: string }>) ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
 }

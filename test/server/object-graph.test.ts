@@ -23,7 +23,12 @@ function flow(endpoint: Record<string, unknown>): FlowNode[] {
       inputSchema: { type: 'object', properties: { temperature: { type: 'number', description: 'degrees Celsius' } }, required: ['temperature'] },
       wires: [['set-fn']],
     },
-    { id: 'set-fn', type: 'function', func: 'global.set("home.bedroom.thermostat.targetTemperature", msg.payload.temperature); msg.payload = {target: msg.payload.temperature}; return msg;', wires: [['out']] },
+    {
+      id: 'set-fn',
+      type: 'function',
+      func: 'global.set("home.bedroom.thermostat.targetTemperature", msg.payload.temperature); msg.payload = {target: msg.payload.temperature}; return msg;',
+      wires: [['out']],
+    },
     { id: 'out', type: 'mcp-tool-out' },
   ];
 }
@@ -102,12 +107,24 @@ describe('object graph (seed 002) over context', function () {
     it('query filter.types keeps matching subjects (and the rooms that contain them)', async () => {
       const { data } = await call(c.client, 'query', { path: '/home', depth: 2, filter: { types: ['Devices.ISwitch'] } });
       assert.deepEqual(Object.keys(data.subjects), ['livingRoom']);
-      assert.deepEqual(Object.keys(data.subjects.livingRoom).filter((k) => !k.startsWith('$')), ['lamp']);
+      assert.deepEqual(
+        Object.keys(data.subjects.livingRoom).filter((k) => !k.startsWith('$')),
+        ['lamp'],
+      );
     });
 
     it('get_property: value, JSON type, unit and isWritable', async () => {
-      assert.deepEqual((await call(c.client, 'get_property', { path: '/home/livingRoom/temperature' })).data, { value: 21.5, type: 'number', isWritable: false, unit: 'DegreeCelsius' });
-      assert.deepEqual((await call(c.client, 'get_property', { path: '/home/bedroom/thermostat/targetTemperature' })).data, { value: 20, type: 'integer', isWritable: true });
+      assert.deepEqual((await call(c.client, 'get_property', { path: '/home/livingRoom/temperature' })).data, {
+        value: 21.5,
+        type: 'number',
+        isWritable: false,
+        unit: 'DegreeCelsius',
+      });
+      assert.deepEqual((await call(c.client, 'get_property', { path: '/home/bedroom/thermostat/targetTemperature' })).data, {
+        value: 20,
+        type: 'integer',
+        isWritable: true,
+      });
     });
 
     it('set_property on a writable path changes context and returns the previous value', async () => {
@@ -155,7 +172,14 @@ describe('object graph (seed 002) over context', function () {
     it('list_methods and invoke_method reach the mcp-tool-in bound to the subject', async () => {
       const { data } = await call(c.client, 'list_methods', { path: '/home/bedroom/thermostat' });
       assert.deepEqual(data, {
-        methods: [{ name: 'SetTarget', kind: 'operation', description: 'Sets the target temperature.', parameters: [{ name: 'temperature', type: 'number', required: true, description: 'degrees Celsius' }] }],
+        methods: [
+          {
+            name: 'SetTarget',
+            kind: 'operation',
+            description: 'Sets the target temperature.',
+            parameters: [{ name: 'temperature', type: 'number', required: true, description: 'degrees Celsius' }],
+          },
+        ],
       });
       assert.deepEqual((await call(c.client, 'list_methods', { path: '/home/bedroom' })).data, { methods: [] });
       const invoked = await call(c.client, 'invoke_method', { path: '/home/bedroom/thermostat', method: 'SetTarget', arguments: { temperature: 23 } });
@@ -165,8 +189,14 @@ describe('object graph (seed 002) over context', function () {
 
     it('invoke_method refuses an unknown method and invalid arguments, and runs nothing', async () => {
       const before = structuredClone(global().get('home'));
-      assert.match((await call(c.client, 'invoke_method', { path: '/home/bedroom/thermostat', method: 'TurnOff' })).text, /has no method "TurnOff"; its methods are SetTarget/);
-      assert.match((await call(c.client, 'invoke_method', { path: '/home/bedroom/thermostat', method: 'SetTarget', arguments: { temperature: 'hot' } })).text, /Invalid arguments for SetTarget/);
+      assert.match(
+        (await call(c.client, 'invoke_method', { path: '/home/bedroom/thermostat', method: 'TurnOff' })).text,
+        /has no method "TurnOff"; its methods are SetTarget/,
+      );
+      assert.match(
+        (await call(c.client, 'invoke_method', { path: '/home/bedroom/thermostat', method: 'SetTarget', arguments: { temperature: 'hot' } })).text,
+        /Invalid arguments for SetTarget/,
+      );
       assert.match((await call(c.client, 'invoke_method', { path: '/home/bedroom', method: 'SetTarget' })).text, /has no method/);
       assert.deepEqual(global().get('home'), before);
     });
@@ -182,11 +212,14 @@ describe('object graph (seed 002) over context', function () {
   it('maxDepth limits query depth and paths', async () => {
     await start({ roots: 'global.home', maxDepth: 3 });
     assert.match((await call(c.client, 'query', { path: '/home', depth: 4 })).text, /depth 4 is over this endpoint's limit of 3/);
-    assert.match((await call(c.client, 'get_property', { path: '/home/bedroom/thermostat/targetTemperature' })).text, /4 levels deep; this endpoint allows at most 3/);
+    assert.match(
+      (await call(c.client, 'get_property', { path: '/home/bedroom/thermostat/targetTemperature' })).text,
+      /4 levels deep; this endpoint allows at most 3/,
+    );
     assert.equal((await call(c.client, 'get_property', { path: '/home/bedroom/temperature' })).data.value, 19.2);
   });
 
-  it('serves a tab\'s flow context (flow:<tab id>.<key>) next to a global root', async () => {
+  it("serves a tab's flow context (flow:<tab id>.<key>) next to a global root", async () => {
     await start({ roots: 'global.home\nflow:tab1.garage', writable: '/garage/door/open' });
     const flowContext = (helper.getNode('set-fn') as any).context().flow;
     flowContext.set('garage', { $title: 'Garage', door: { $type: 'Door', open: false } });

@@ -10,15 +10,27 @@ describe('mcp-tool-out reply → CallToolResult', () => {
     assert.deepEqual(resultFromReply({ payload: 42 }), { content: [{ type: 'text', text: '42' }] });
     assert.deepEqual(resultFromReply({ payload: undefined }), { content: [] });
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-    assert.deepEqual(resultFromReply({ payload: png, contentType: 'image/png' }), { content: [{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }] });
-    assert.deepEqual(resultFromReply({ payload: png, contentType: 'audio/wav' }).content[0], { type: 'audio', data: png.toString('base64'), mimeType: 'audio/wav' });
-    assert.deepEqual(resultFromReply({ payload: png }).content[0], { type: 'resource', resource: { uri: 'data:payload', mimeType: 'application/octet-stream', blob: png.toString('base64') } });
+    assert.deepEqual(resultFromReply({ payload: png, contentType: 'image/png' }), {
+      content: [{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }],
+    });
+    assert.deepEqual(resultFromReply({ payload: png, contentType: 'audio/wav' }).content[0], {
+      type: 'audio',
+      data: png.toString('base64'),
+      mimeType: 'audio/wav',
+    });
+    assert.deepEqual(resultFromReply({ payload: png }).content[0], {
+      type: 'resource',
+      resource: { uri: 'data:payload', mimeType: 'application/octet-stream', blob: png.toString('base64') },
+    });
   });
 
   it('isError and explicit content blocks', () => {
     assert.deepEqual(resultFromReply({ payload: 'nope', isError: true }), { content: [{ type: 'text', text: 'nope' }], isError: true });
     assert.deepEqual(resultFromReply({ payload: 'ignored', isError: 'true' }).isError, undefined, 'only the boolean true marks an error');
-    const content = [{ type: 'text', text: 'a' }, { type: 'resource', resource: { uri: 'x://y', mimeType: 'text/plain', text: 'z' } }];
+    const content = [
+      { type: 'text', text: 'a' },
+      { type: 'resource', resource: { uri: 'x://y', mimeType: 'text/plain', text: 'z' } },
+    ];
     assert.deepEqual(resultFromReply({ payload: { s: 1 }, content }), { content, structuredContent: { s: 1 } });
   });
 
@@ -28,6 +40,9 @@ describe('mcp-tool-out reply → CallToolResult', () => {
       isError: true,
     });
     assert.equal(resultFromCaughtError({ message: 'x', source: { id: 'f2', type: 'change' } }).content[0].type, 'text');
-    assert.match((resultFromCaughtError({ message: 'x', source: { id: 'f2', type: 'change' } }).content[0] as { text: string }).text, /^Error in node change f2: x$/);
+    assert.match(
+      (resultFromCaughtError({ message: 'x', source: { id: 'f2', type: 'change' } }).content[0] as { text: string }).text,
+      /^Error in node change f2: x$/,
+    );
   });
 });

@@ -7,7 +7,16 @@ export const echoSchema = { type: 'object', properties: { text: { type: 'string'
 export function toolFlow(path = '/mcp'): FlowNode[] {
   return [
     { id: 'ep', type: 'mcp-endpoint', path, name: 'test-endpoint', instructions: 'Flows as tools.' },
-    { id: 'in-echo', type: 'mcp-tool-in', endpoint: 'ep', name: 'echo', description: 'Echoes text.', inputSchema: echoSchema, annotations: { readOnlyHint: true }, wires: [['echo-fn']] },
+    {
+      id: 'in-echo',
+      type: 'mcp-tool-in',
+      endpoint: 'ep',
+      name: 'echo',
+      description: 'Echoes text.',
+      inputSchema: echoSchema,
+      annotations: { readOnlyHint: true },
+      wires: [['echo-fn']],
+    },
     { id: 'echo-fn', type: 'function', func: 'msg.payload = "echo: " + msg.payload.text + " from " + msg.mcp.client.name; return msg;', wires: [['out']] },
     { id: 'in-slow', type: 'mcp-tool-in', endpoint: 'ep', name: 'slow', wires: [['slow-fn']] },
     {
@@ -25,4 +34,3 @@ export function toolFlow(path = '/mcp'): FlowNode[] {
     { id: 'out', type: 'mcp-tool-out' },
   ];
 }
-

@@ -27,7 +27,9 @@ describe('web-bridge: node:http to web Request/Response', () => {
   it('rebuilds the request on a fixed origin by default (Host stays a header), with a body a parser already read', async () => {
     const server = await serve({}, true, async (r) => Response.json({ url: r.url, host: r.headers.get('host'), body: await r.json() }));
     try {
-      const answer = await (await fetch(`${urlOf(server)}/mcp?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })).json();
+      const answer = await (
+        await fetch(`${urlOf(server)}/mcp?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })
+      ).json();
       assert.deepEqual(answer, { url: 'http://node-red.invalid/mcp?x=1', host: urlOf(server).slice('http://'.length), body: { a: 1 } });
     } finally {
       await close(server);

@@ -17,7 +17,7 @@ async function handshake(c: XiaozhiConnection): Promise<any> {
   return init;
 }
 
-describe('mcp-endpoint over xiaozhi\'s MCP endpoint (outbound WebSocket)', function () {
+describe("mcp-endpoint over xiaozhi's MCP endpoint (outbound WebSocket)", function () {
   this.timeout(30000);
   let fake: FakeXiaozhiEndpoint;
   before(async () => {
@@ -42,7 +42,10 @@ describe('mcp-endpoint over xiaozhi\'s MCP endpoint (outbound WebSocket)', funct
     const { tools } = await c.request('tools/list');
     assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), ['boom', 'echo', 'hang', 'never', 'slow']);
     const results = await Promise.all(['a', 'b', 'c'].map((text) => c.request('tools/call', { name: 'echo', arguments: { text } })));
-    assert.deepEqual(results.map((r) => r.content[0].text), ['a', 'b', 'c'].map((t) => `echo: ${t} from xiaozhi-mcp-endpoint`));
+    assert.deepEqual(
+      results.map((r) => r.content[0].text),
+      ['a', 'b', 'c'].map((t) => `echo: ${t} from xiaozhi-mcp-endpoint`),
+    );
   });
 
   it('reconnects after the service drops the connection, and serves again', async () => {
@@ -66,7 +69,7 @@ describe('mcp-endpoint over xiaozhi\'s MCP endpoint (outbound WebSocket)', funct
     await new Promise((r) => setTimeout(r, 100));
     const lines = spy.args.map((a: any[]) => JSON.stringify(a[0]));
     const warning = lines.find((l: string) => l.includes('xiaozhi MCP endpoint disconnected'));
-    assert.ok(warning, `no warning among:\n${lines.join("\n")}`);
+    assert.ok(warning, `no warning among:\n${lines.join('\n')}`);
     assert.match(warning!, /HTTP 401: check the token/);
     assert.ok(!lines.some((l: string) => l.includes('wrong-token-value') || l.includes(XIAOZHI_TOKEN)), 'no token in any log line');
   });

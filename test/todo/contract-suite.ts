@@ -285,9 +285,7 @@ export function defineContractSuite(target: ContractTarget): void {
   });
 
   it('serves calls made in parallel (an agent may issue several tool calls at once)', async () => {
-    const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => create({ title: `parallel ${i}`, tags: ['parallel'] })),
-    );
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => create({ title: `parallel ${i}`, tags: ['parallel'] })));
     assert.equal(new Set(created.map((c) => c.todo_id)).size, 20);
     const [listed, completed] = await Promise.all([
       listTagged(['parallel'], { status: 'all', limit: 100 }),

@@ -82,7 +82,10 @@ describe('todo server: compiled entry point (dist/)', function () {
     const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, { entry: TODO_MAIN_DIST });
     try {
       const { tools } = await server.client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), ['create_todo', 'list_todos', 'update_todo', 'delete_todo']);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['create_todo', 'list_todos', 'update_todo', 'delete_todo'],
+      );
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -83,7 +83,9 @@ describe('todo server against PostgreSQL', function () {
       const server = await startTodoServer('stdio', { DATABASE_URL: postgres!.url });
       try {
         const tag = `outage_${Date.now()}`;
-        const created = outcomeOf((await server.client.callTool({ name: 'create_todo', arguments: { title: 'before the outage', tags: [tag] } })) as CallToolResult);
+        const created = outcomeOf(
+          (await server.client.callTool({ name: 'create_todo', arguments: { title: 'before the outage', tags: [tag] } })) as CallToolResult,
+        );
         assert.equal(created.success, true);
         cluster.stop();
         try {
@@ -93,7 +95,10 @@ describe('todo server against PostgreSQL', function () {
         }
         const listed = outcomeOf((await server.client.callTool({ name: 'list_todos', arguments: { tags: [tag] } })) as CallToolResult);
         assert.equal(listed.success, true, JSON.stringify(listed));
-        assert.deepEqual(listed.todos.map((t: { todo_id: string }) => t.todo_id), [created.todo_id]);
+        assert.deepEqual(
+          listed.todos.map((t: { todo_id: string }) => t.todo_id),
+          [created.todo_id],
+        );
       } finally {
         await server.stop();
       }

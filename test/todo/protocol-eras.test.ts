@@ -36,7 +36,10 @@ describe('todo server: both protocol eras', function () {
             const updated = await call('update_todo', { todo_id: created.todo_id, priority: 'high' });
             assert.deepEqual(updated.updated_fields, ['priority']);
             const listed = await call('list_todos', { priority: 'high', tags: [tag] });
-            assert.deepEqual(listed.todos.map((t: { title: string }) => t.title), [`via ${kind} ${era.label}`]);
+            assert.deepEqual(
+              listed.todos.map((t: { title: string }) => t.title),
+              [`via ${kind} ${era.label}`],
+            );
             const refused = await call('delete_todo', { todo_id: created.todo_id, confirmation: false });
             assert.equal(refused.error_type, 'invalid_arguments');
             const deleted = await call('delete_todo', { todo_id: created.todo_id, confirmation: true });

@@ -33,9 +33,7 @@ function serverEnv(storage: StorageEnv): Record<string, string> {
 }
 
 function commandFor(entry: string): { command: string; args: string[] } {
-  return entry.endsWith('.ts')
-    ? { command: process.execPath, args: ['--import', 'tsx', entry] }
-    : { command: process.execPath, args: [entry] };
+  return entry.endsWith('.ts') ? { command: process.execPath, args: ['--import', 'tsx', entry] } : { command: process.execPath, args: [entry] };
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -22,12 +22,14 @@ function answering(record: { utterances: Utterance[]; results: any[] }, answer: 
     const conversation = new Conversation({ ...base, tts: async () => ANSWER });
     conversation.on('utterance', (u) => {
       record.utterances.push(u);
-      conversation.speak(answer, { display: 'heard you' }).then((r) => record.results.push(r), (e) => record.results.push(e));
+      conversation.speak(answer, { display: 'heard you' }).then(
+        (r) => record.results.push(r),
+        (e) => record.results.push(e),
+      );
     });
     return conversation;
   };
 }
-
 
 function assertHeardAnswer(voice: DeviceVoice): void {
   const r = voice.speaker.report;
@@ -154,7 +156,13 @@ describe('voice: bad input and interruptions', () => {
   it('ignores audio before hello, truncated/corrupt Opus and broken frame headers, and still hears the person', async () => {
     const record = { utterances: [] as Utterance[], results: [] as any[] };
     const server = await startWsVoiceServer(answering(record));
-    const device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: 'aa:bb:cc:dd:ee:06', protocolVersion: '3', fixture: lichuangDev(), sendHello: false });
+    const device = await XiaozhiWsDevice.connect({
+      url: server.url,
+      deviceId: 'aa:bb:cc:dd:ee:06',
+      protocolVersion: '3',
+      fixture: lichuangDev(),
+      sendHello: false,
+    });
     try {
       device.sendBinary(Buffer.from([0, 0, 0, 3, 1, 2, 3])); // audio before hello
       await new Promise((r) => setTimeout(r, 50));
@@ -268,7 +276,10 @@ describe('voice: bad input and interruptions', () => {
       const voice = await DeviceVoice.overWebSocket(device);
       await assert.rejects(conversation.speak('hello'), /No text-to-speech provider/);
       const spoken: string[] = [];
-      const withTts = new Conversation({ link: { sendJson: (m) => device.ws.emit('message', Buffer.from(JSON.stringify(m)), false), sendAudio: () => undefined }, tts: async (t) => (spoken.push(t), ANSWER) });
+      const withTts = new Conversation({
+        link: { sendJson: (m) => device.ws.emit('message', Buffer.from(JSON.stringify(m)), false), sendAudio: () => undefined },
+        tts: async (t) => (spoken.push(t), ANSWER),
+      });
       await withTts.speak('The kitchen light is on.');
       assert.deepEqual(spoken, ['The kitchen light is on.']);
       assert.deepEqual(voice.speaker.report.sentences, ['The kitchen light is on.']);

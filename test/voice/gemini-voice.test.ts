@@ -22,7 +22,6 @@ import { startWsVoiceServer } from './voice-harness';
 const KEY = 'AIzaSy-voice-test-key-DO-NOT-LEAK-0042';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 
-
 describe('gemini: text to speech', () => {
   let fake: FakeGemini;
   beforeEach(async () => (fake = await startFakeGemini({ apiKey: KEY })));
@@ -61,7 +60,9 @@ describe('gemini: text to speech', () => {
     fake.script(reply.audio(ANSWER_PCM));
     const client = createGeminiClient({ apiKey: KEY, baseUrl: fake.url });
     let conversation!: Conversation;
-    const server = await startWsVoiceServer((base) => (conversation = new Conversation({ ...base, tts: (text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] }) })));
+    const server = await startWsVoiceServer(
+      (base) => (conversation = new Conversation({ ...base, tts: (text, signal) => synthesizeSpeech({ client, text, signal, secrets: [KEY] }) })),
+    );
     const device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: 'aa:bb:cc:00:00:01', fixture: lichuangDev() });
     try {
       const voice = await DeviceVoice.overWebSocket(device);
@@ -99,7 +100,11 @@ describe('gemini: Live with a xiaozhi device', () => {
       const conversation = new Conversation({ ...base, collect: false });
       new LiveBridge({
         conversation,
-        open: (events) => LiveSession.open({ client, model: options.model, voice: 'Kore', systemInstruction: 'You control a home.', catalog, executor: mcpExecutor(), secrets: [KEY] }, events),
+        open: (events) =>
+          LiveSession.open(
+            { client, model: options.model, voice: 'Kore', systemInstruction: 'You control a home.', catalog, executor: mcpExecutor(), secrets: [KEY] },
+            events,
+          ),
         onEvent: (e) => options.events.push(e),
       });
       return conversation;
@@ -110,7 +115,11 @@ describe('gemini: Live with a xiaozhi device', () => {
   }
 
   it('auto mode: speech streams to Live, the model calls Home Assistant, its audio plays on the device', async () => {
-    fake.live.script({ transcript: 'Turn on the kitchen light, please.', calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }], text: 'The kitchen light is on.' });
+    fake.live.script({
+      transcript: 'Turn on the kitchen light, please.',
+      calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }],
+      text: 'The kitchen light is on.',
+    });
     const events: LiveBridgeEvent[] = [];
     const { server, device, voice } = await liveDevice({ events });
     try {
@@ -165,7 +174,7 @@ describe('gemini: Live with a xiaozhi device', () => {
     }
   });
 
-  it("barge-in: the person talks over the answer, Live interrupts and playback stops", async () => {
+  it('barge-in: the person talks over the answer, Live interrupts and playback stops', async () => {
     const long = Buffer.alloc(24000 * 2 * 8);
     for (let i = 0; i < long.length / 2; i++) long.writeInt16LE(Math.round(6000 * Math.sin(i / 7)), i * 2);
     fake.live.script({ audio: long }, { text: 'second' });
@@ -201,7 +210,10 @@ describe('gemini: Live with a xiaozhi device', () => {
       await voice.say({ mode: 'manual', realTime: false });
       await stopped;
       assert.equal(fake.live.sessions.length, 2);
-      assert.deepEqual(events.filter((e) => e.topic === 'error'), []);
+      assert.deepEqual(
+        events.filter((e) => e.topic === 'error'),
+        [],
+      );
       assert.equal(voice.speaker.report.ttsStops, 2);
     } finally {
       device.close();
@@ -210,7 +222,10 @@ describe('gemini: Live with a xiaozhi device', () => {
   });
 
   it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
-    for (const [options, code] of [[{ key: 'AIzaSy-wrong-key-0000' }, 1007], [{ model: 'gemini-flash-latest' }, 1008]] as const) {
+    for (const [options, code] of [
+      [{ key: 'AIzaSy-wrong-key-0000' }, 1007],
+      [{ model: 'gemini-flash-latest' }, 1008],
+    ] as const) {
       const events: LiveBridgeEvent[] = [];
       const { server, device, voice } = await liveDevice({ ...options, events });
       try {
@@ -233,7 +248,10 @@ describe('gemini: Live with a xiaozhi device', () => {
     await new Promise((r) => probe.close(r));
     const catalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
     const refused = createGeminiClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${deadPort}` });
-    await assert.rejects(LiveSession.open({ client: refused, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 5000 }, {}), /before its setup completed/);
+    await assert.rejects(
+      LiveSession.open({ client: refused, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 5000 }, {}),
+      /before its setup completed/,
+    );
     const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((r) => silent.once('listening', r));
     try {

@@ -91,7 +91,12 @@ describe('voice through the esp32-listener node (real runtime)', function () {
   it('MQTT gateway + UDP: the hello answer carries the UDP channel, the utterance and the answer travel encrypted', async () => {
     await load(flow({ transport: 'mqtt-gateway', port: '0', bind: '127.0.0.1' }), {}, voiceNodes);
     const listener = await waitFor(() => helper.getNode('lst').devices.listener, 'the gateway to listen');
-    const device = await XiaozhiMqttDevice.connect({ brokerUrl: `mqtt://127.0.0.1:${listener.port}`, deviceId: 'ab:00:00:00:10:02', mode: 'stock', fixture: lichuangDev() });
+    const device = await XiaozhiMqttDevice.connect({
+      brokerUrl: `mqtt://127.0.0.1:${listener.port}`,
+      deviceId: 'ab:00:00:00:10:02',
+      mode: 'stock',
+      fixture: lichuangDev(),
+    });
     closers.push(() => device.end());
     const voice = await DeviceVoice.overMqtt(device);
     closers.push(() => voice.udp.close());

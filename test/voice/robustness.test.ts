@@ -12,7 +12,10 @@ const tone = (rate: number, ms: number) => Int16Array.from({ length: (rate * ms)
 
 describe('voice: odd devices', () => {
   it('a device that uses 20 ms frames gets 20 ms downlink frames, announced in the hello', async () => {
-    const hub: VoiceHub = new VoiceHub({ mode: 'flow', onUtterance: (d) => void hub.conversation(d.id)!.speak({ samples: tone(24000, 1000), sampleRate: 24000 }) });
+    const hub: VoiceHub = new VoiceHub({
+      mode: 'flow',
+      onUtterance: (d) => void hub.conversation(d.id)!.speak({ samples: tone(24000, 1000), sampleRate: 24000 }),
+    });
     const servers = await startHubServers(hub);
     const device = await XiaozhiWsDevice.connect({ url: servers.wsUrl, deviceId: 'ab:00:00:00:00:20', fixture: lichuangDev(), sendHello: false });
     try {

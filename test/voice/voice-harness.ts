@@ -15,7 +15,10 @@ import type { VoiceChannel, VoiceHub } from '../../src/voice/voice-hub';
 
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
-export type ConversationFactory = (base: Pick<ConversationOptions, 'link' | 'sessionId' | 'stopGraceMs'>, device: { id: string; transport: string }) => Conversation;
+export type ConversationFactory = (
+  base: Pick<ConversationOptions, 'link' | 'sessionId' | 'stopGraceMs'>,
+  device: { id: string; transport: string },
+) => Conversation;
 
 export interface HarnessStats {
   /** binary frames that came before the device hello (dropped) */
@@ -99,7 +102,10 @@ function onDeviceJson(broker: any, handle: (json: any, client: any, deliver: (m:
     if (json === undefined) return;
     const mac_ = String(client.id).split('@@@')[1] ?? '';
     const deliver = (m: Record<string, unknown>) =>
-      broker.publish({ topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false }, () => undefined);
+      broker.publish(
+        { topic: `devices/p2p/${mac_}`, payload: Buffer.from(JSON.stringify(m)), qos: 0, retain: false, cmd: 'publish', dup: false },
+        () => undefined,
+      );
     handle(json, client, deliver, mac_.replace(/_/g, ':'));
   });
 }
@@ -131,11 +137,20 @@ export async function startMqttVoiceServer(factory: ConversationFactory): Promis
       byClient.get(client.id)?.close();
       const session = udp.open(client.conn?.remoteAddress);
       const sessionId = randomUUID();
-      const conversation = factory({ sessionId, stopGraceMs: 40, link: { sendJson: deliver, sendAudio: (opus) => void session.sendAudio(opus) } }, { id: deviceId, transport: 'mqtt' });
+      const conversation = factory(
+        { sessionId, stopGraceMs: 40, link: { sendJson: deliver, sendAudio: (opus) => void session.sendAudio(opus) } },
+        { id: deviceId, transport: 'mqtt' },
+      );
       session.on('audio', (opus: Buffer) => conversation.handleAudio(opus));
       conversations.push(conversation);
       byClient.set(client.id, { conversation, close: () => (conversation.close(), session.close()) });
-      deliver({ type: 'hello', transport: 'udp', session_id: sessionId, audio_params: helloAudioParams(DEFAULT_DOWNLINK), udp: session.helloPart('127.0.0.1') });
+      deliver({
+        type: 'hello',
+        transport: 'udp',
+        session_id: sessionId,
+        audio_params: helloAudioParams(DEFAULT_DOWNLINK),
+        udp: session.helloPart('127.0.0.1'),
+      });
       return;
     }
     if (json.type === 'goodbye') {
@@ -198,10 +213,12 @@ export async function startHubServers(hub: VoiceHub): Promise<{ wsUrl: string; m
   onDeviceJson(broker, (json, client, deliver, deviceId) => {
     if (json.type === 'hello' && json.transport === 'udp') {
       const sessionId = randomUUID();
-      void hub.openUdp({ id: deviceId, transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver, client.conn?.remoteAddress).then((channel) => {
-        channels.set(client.id, channel);
-        deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
-      });
+      void hub
+        .openUdp({ id: deviceId, transport: 'mqtt', sessionId, audioParams: json.audio_params }, '127.0.0.1', deliver, client.conn?.remoteAddress)
+        .then((channel) => {
+          channels.set(client.id, channel);
+          deliver({ type: 'hello', transport: 'udp', session_id: sessionId, ...channel.hello });
+        });
       return;
     }
     if (json.type === 'goodbye') return void channels.get(client.id)?.close();

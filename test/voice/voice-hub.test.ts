@@ -75,18 +75,31 @@ describe('voice hub: live mode', () => {
   it('mqtt + udp: the device talks to the Live fake, the Home Assistant call is emitted, the answer plays', async () => {
     const fake = await startFakeGemini({ apiKey: KEY });
     const ha = await startHomeAssistant();
-    const provider = new McpSession({ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token, timeoutMs: 10000, protocolVersion: 'auto' });
+    const provider = new McpSession({
+      id: 'ha',
+      name: 'Home Assistant',
+      transport: 'http',
+      url: ha.url,
+      token: ha.token,
+      timeoutMs: 10000,
+      protocolVersion: 'auto',
+    });
     const client = createGeminiClient({ apiKey: KEY, baseUrl: fake.url });
     const events: LiveBridgeEvent[] = [];
     const hub = new VoiceHub({
       mode: 'live',
-      openLive: async (_device, liveEvents) => LiveSession.open({ client, catalog: await buildCatalog([{ provider }]), executor: mcpExecutor(), secrets: [KEY] }, liveEvents),
+      openLive: async (_device, liveEvents) =>
+        LiveSession.open({ client, catalog: await buildCatalog([{ provider }]), executor: mcpExecutor(), secrets: [KEY] }, liveEvents),
       onLiveEvent: (_device, e) => events.push(e),
     });
     const servers = await startHubServers(hub);
     const device = await XiaozhiMqttDevice.connect({ brokerUrl: servers.mqttUrl, deviceId: 'ab:cd:ef:00:00:03', mode: 'subscribing', fixture: lichuangDev() });
     try {
-      fake.live.script({ transcript: 'Turn on the kitchen light, please.', calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }], text: 'The kitchen light is on.' });
+      fake.live.script({
+        transcript: 'Turn on the kitchen light, please.',
+        calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }],
+        text: 'The kitchen light is on.',
+      });
       const voice = await DeviceVoice.overMqtt(device);
       const stopped = voice.speaker.nextStop();
       await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });

@@ -6,7 +6,6 @@ import { getListenerNode, listenerStatus } from '../esp32-listener-config';
 import { translator } from '../i18n';
 import type { RED } from '../red-types';
 
-
 export function registerEsp32DeviceRoutes(RED: RED): void {
   const t = translator(RED, 'esp32-listener');
 

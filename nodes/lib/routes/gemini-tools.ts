@@ -22,7 +22,9 @@ export function registerGeminiToolsRoute(RED: RED): void {
       const catalog = assembleCatalog(sources, await listSources(sources));
       const rows: Array<Record<string, unknown>> = servers.map((s, i) => {
         const summary = catalog.bySource![i];
-        return 'error' in summary ? { server: s.id, error: summary.error } : { server: s.id, name: summary.server || s.id, total: summary.total, functions: summary.functions };
+        return 'error' in summary
+          ? { server: s.id, error: summary.error }
+          : { server: s.id, name: summary.server || s.id, total: summary.total, functions: summary.functions };
       });
       for (const id of missing) rows.push({ server: id, error: notDeployed([id]) });
       res.json({ ok: true, servers: rows, warnings: catalog.warnings });

@@ -47,7 +47,9 @@ export function registerOAuthRoutes(RED: RED): void {
       const state = await entry.pending.finish(params);
       oauthStateStore(RED, entry.nodeId).save(state);
       // A deployed server starts using the new token now (its status turns green), not at its next retry.
-      getServerNode(RED, entry.nodeId)?.provider.listTools({ refresh: true }).catch(() => undefined);
+      getServerNode(RED, entry.nodeId)
+        ?.provider.listTools({ refresh: true })
+        .catch(() => undefined);
       page(res, 200, t('mcp-server.oauth.page.signedIn'));
     } catch (err) {
       page(res, 400, t('mcp-server.oauth.page.failed', { error: errorMessage(err) }));
@@ -73,9 +75,12 @@ function callbackUrl(v: unknown): string {
 
 function page(res: Response, status: number, text: string): void {
   const safe = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  res.status(status)
+  res
+    .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')
     .set('Cache-Control', 'no-store')
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>Node-RED MCP sign-in</title></head>` +
-      `<body style="font-family:sans-serif;margin:3em"><p id="mcp-oauth-result">${safe}</p></body></html>`);
+    .send(
+      `<!doctype html><html><head><meta charset="utf-8"><title>Node-RED MCP sign-in</title></head>` +
+        `<body style="font-family:sans-serif;margin:3em"><p id="mcp-oauth-result">${safe}</p></body></html>`,
+    );
 }

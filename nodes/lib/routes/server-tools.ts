@@ -92,7 +92,11 @@ interface ToolsQuery {
 function toolsAnswer(listed: ListToolsResult, query: ToolsQuery): Record<string, unknown> {
   const answer: Record<string, unknown> = { server: listed.server, pages: listed.pages, tools: listed.tools, warnings: listed.warnings ?? [] };
   const { format, prefix, near } = query;
-  if (typeof near === 'string' && near) answer.near = closeMatches(near, listed.tools.map((t) => t.name));
+  if (typeof near === 'string' && near)
+    answer.near = closeMatches(
+      near,
+      listed.tools.map((t) => t.name),
+    );
   if (typeof format !== 'string' || !format || format === 'mcp') return answer;
   if (!isToolFormat(format)) throw new Error(`unknown format "${format}"`);
   const compiled = compileTools(listed.tools as Tool[], format, { prefix: typeof prefix === 'string' && prefix ? prefix : undefined });

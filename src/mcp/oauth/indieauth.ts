@@ -46,7 +46,9 @@ export class TokenEndpointError extends McpNodeError {
     description: string | undefined,
     httpStatus: number,
   ) {
-    super(`token endpoint answered ${httpStatus} ${oauthError}${description ? `: ${description}` : ''}`, oauthError, 'OAUTH_TOKEN_ERROR', { status: httpStatus });
+    super(`token endpoint answered ${httpStatus} ${oauthError}${description ? `: ${description}` : ''}`, oauthError, 'OAUTH_TOKEN_ERROR', {
+      status: httpStatus,
+    });
   }
 }
 

@@ -76,7 +76,10 @@ export class OAuthTokenProvider implements AuthProvider {
     const s = this.signedIn();
     if (!s.tokens.refresh_token) {
       this.o.store.save(undefined);
-      throw signInRequired(this.o.serverUrl, why === '401' ? 'the server refused the token and gave no refresh token' : 'the token expired and there is no refresh token');
+      throw signInRequired(
+        this.o.serverUrl,
+        why === '401' ? 'the server refused the token and gave no refresh token' : 'the token expired and there is no refresh token',
+      );
     }
     const next = s.kind === 'indieauth' ? await this.refreshIndieAuth(s) : await this.refreshWithSdk(s);
     this.o.store.save(next);
@@ -89,7 +92,10 @@ export class OAuthTokenProvider implements AuthProvider {
       const now = this.now();
       return { ...s, tokens, obtainedAt: now, expiresAt: expiresAtFrom(tokens.expires_in, now) };
     } catch (err) {
-      if (err instanceof TokenEndpointError && (err.oauthError === 'invalid_grant' || err.oauthError === 'invalid_client' || err.oauthError === 'access_denied')) {
+      if (
+        err instanceof TokenEndpointError &&
+        (err.oauthError === 'invalid_grant' || err.oauthError === 'invalid_client' || err.oauthError === 'access_denied')
+      ) {
         // The grant is gone (revoked, or the user was removed): asking again would only add to HA's ban count.
         this.o.store.save(undefined);
         throw signInRequired(this.o.serverUrl, `the sign-in was revoked (${err.oauthError})`);

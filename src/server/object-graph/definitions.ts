@@ -16,7 +16,10 @@ export const GRAPH_TOOLS: Tool[] = [
         path: { ...path, description: 'Starting path (default: the root)' },
         depth: { type: 'integer', minimum: 1, description: 'How many levels of subjects to include (default 1)' },
         includeProperties: { type: 'boolean', description: 'Include property values (default false)' },
-        filter: { type: 'object', properties: { types: { type: 'array', items: { type: 'string' }, description: 'Only subjects with one of these $type or $interfaces names' } } },
+        filter: {
+          type: 'object',
+          properties: { types: { type: 'array', items: { type: 'string' }, description: 'Only subjects with one of these $type or $interfaces names' } },
+        },
       },
     },
     annotations: readOnly,
@@ -44,7 +47,7 @@ export const GRAPH_TOOLS: Tool[] = [
   },
   {
     name: 'list_methods',
-    title: 'List a subject\'s methods',
+    title: "List a subject's methods",
     description: 'Lists the methods (operations a flow performs) of the subject at path, with their parameters.',
     inputSchema: { type: 'object', properties: { path }, required: ['path'] },
     annotations: readOnly,
@@ -55,7 +58,7 @@ export const GRAPH_TOOLS: Tool[] = [
     description: 'Runs a method of the subject at path (see list_methods) with its arguments.',
     inputSchema: {
       type: 'object',
-      properties: { path, method: { type: 'string' }, arguments: { type: 'object', description: 'The method\'s arguments' } },
+      properties: { path, method: { type: 'string' }, arguments: { type: 'object', description: "The method's arguments" } },
       required: ['path', 'method'],
     },
     annotations: { readOnlyHint: false, openWorldHint: false },

@@ -7,9 +7,7 @@ import type { GraphTools } from '../endpoint';
 import type { ToolRegistry } from '../tool-registry';
 import { errorResult, type CallToolResult, type Tool, type ToolCall } from '../types';
 import { GRAPH_TOOLS } from './definitions';
-import {
-  GraphRefusal, childKeys, compatible, hasChildSubjects, isPlainObject, isSubject, jsonType, metaOf, pathOf, propertyOf, segmentsOf,
-} from './model';
+import { GraphRefusal, childKeys, compatible, hasChildSubjects, isPlainObject, isSubject, jsonType, metaOf, pathOf, propertyOf, segmentsOf } from './model';
 import type { GraphRoot } from './source';
 
 export interface GraphLimits {
@@ -18,14 +16,21 @@ export interface GraphLimits {
   writable: string[];
 }
 
-type Located = { kind: 'top' } | { kind: 'subject'; value: Record<string, unknown>; root: GraphRoot; inner: string[] } | { kind: 'property'; value: unknown; root: GraphRoot; inner: string[] };
+type Located =
+  | { kind: 'top' }
+  | { kind: 'subject'; value: Record<string, unknown>; root: GraphRoot; inner: string[] }
+  | { kind: 'property'; value: unknown; root: GraphRoot; inner: string[] };
 
 const ok = (data: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
 
 export class ObjectGraph implements GraphTools {
   private readonly names = new Set(GRAPH_TOOLS.map((t) => t.name));
 
-  constructor(private readonly roots: GraphRoot[], private readonly limits: GraphLimits, private readonly methods: ToolRegistry) {}
+  constructor(
+    private readonly roots: GraphRoot[],
+    private readonly limits: GraphLimits,
+    private readonly methods: ToolRegistry,
+  ) {}
 
   definitions(): Tool[] {
     return GRAPH_TOOLS;
@@ -38,12 +43,18 @@ export class ObjectGraph implements GraphTools {
   async call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult> {
     try {
       switch (name) {
-        case 'query': return ok(await this.query(args));
-        case 'get_property': return ok(await this.getProperty(args.path));
-        case 'set_property': return ok(await this.setProperty(args.path, args.value));
-        case 'list_types': return ok(await this.listTypes());
-        case 'list_methods': return ok(await this.listMethods(args.path));
-        default: return await this.invokeMethod(args, call);
+        case 'query':
+          return ok(await this.query(args));
+        case 'get_property':
+          return ok(await this.getProperty(args.path));
+        case 'set_property':
+          return ok(await this.setProperty(args.path, args.value));
+        case 'list_types':
+          return ok(await this.listTypes());
+        case 'list_methods':
+          return ok(await this.listMethods(args.path));
+        default:
+          return await this.invokeMethod(args, call);
       }
     } catch (err) {
       if (err instanceof GraphRefusal) return errorResult(err.message);
@@ -84,13 +95,16 @@ export class ObjectGraph implements GraphTools {
     const segments = this.checkedSegments(args.path);
     const depth = args.depth === undefined ? 1 : Number(args.depth);
     if (!Number.isInteger(depth) || depth < 1) throw new GraphRefusal('depth must be a whole number of at least 1.');
-    if (depth > this.limits.maxDepth) throw new GraphRefusal(`depth ${depth} is over this endpoint's limit of ${this.limits.maxDepth}; query a deeper path instead.`);
+    if (depth > this.limits.maxDepth)
+      throw new GraphRefusal(`depth ${depth} is over this endpoint's limit of ${this.limits.maxDepth}; query a deeper path instead.`);
     const types = isPlainObject(args.filter) && Array.isArray(args.filter.types) ? new Set(args.filter.types.map(String)) : undefined;
     const walk = { count: 0, truncated: false, includeProperties: args.includeProperties === true, types };
     const here = await this.locate(segments);
     if (here.kind === 'property') throw new GraphRefusal(`${pathOf(segments)} is a property; read it with get_property.`);
     const children: Array<[string, unknown]> =
-      here.kind === 'top' ? await Promise.all(this.roots.map(async (r) => [r.name, await r.read()] as [string, unknown])) : childKeys(here.value).map((k) => [k, here.value[k]]);
+      here.kind === 'top'
+        ? await Promise.all(this.roots.map(async (r) => [r.name, await r.read()] as [string, unknown]))
+        : childKeys(here.value).map((k) => [k, here.value[k]]);
     const subjects = this.viewChildren(children, segments, depth, walk);
     return { path: pathOf(segments), subjects, truncated: walk.truncated, subjectCount: walk.count };
   }
@@ -125,7 +139,15 @@ export class ObjectGraph implements GraphTools {
         view[key] = { value, ...(unit ? { unit } : {}), isWritable: this.isWritable(pathOf([...at, key])) };
       }
     }
-    const children = remaining > 0 ? this.viewChildren(childKeys(subject).map((k) => [k, subject[k]]), at, remaining, walk) : {};
+    const children =
+      remaining > 0
+        ? this.viewChildren(
+            childKeys(subject).map((k) => [k, subject[k]]),
+            at,
+            remaining,
+            walk,
+          )
+        : {};
     if (!matches && Object.keys(children).length === 0) {
       walk.count--;
       return undefined;

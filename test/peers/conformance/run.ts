@@ -66,10 +66,7 @@ export function clientCommand(clientPath: string = DEFAULT_CLIENT): string {
   return [process.execPath, '--import', loader, clientPath].map(shellQuote).join(' ');
 }
 
-export async function runConformance(
-  scenario: string,
-  opts: { clientPath?: string; outputDir?: string; timeoutMs?: number } = {},
-): Promise<ConformanceRun> {
+export async function runConformance(scenario: string, opts: { clientPath?: string; outputDir?: string; timeoutMs?: number } = {}): Promise<ConformanceRun> {
   if (!conformanceInstalled()) throw new Error(`conformance suite missing; run ${SETUP_SCRIPT}`);
   const outputDir = opts.outputDir ?? mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   const args = [
@@ -145,7 +142,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   });
 }

@@ -15,14 +15,34 @@ export const SERVER_SETUP_SCRIPT = join(__dirname, 'server-setup.sh');
 /** Scenarios that apply to an endpoint serving tools only (no resources, prompts, logging, completion, sampling, elicitation). */
 export const SERVER_SCENARIOS: Record<'2025-11-25' | '2026-07-28', string[]> = {
   '2025-11-25': [
-    'server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio',
-    'tools-call-embedded-resource', 'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'server-sse-multiple-streams',
+    'server-initialize',
+    'server-session-lifecycle',
+    'ping',
+    'tools-list',
+    'tools-call-simple-text',
+    'tools-call-image',
+    'tools-call-audio',
+    'tools-call-embedded-resource',
+    'tools-call-mixed-content',
+    'tools-call-error',
+    'tools-call-with-progress',
+    'server-sse-multiple-streams',
     'dns-rebinding-protection',
   ],
   '2026-07-28': [
-    'server-stateless', 'tools-list', 'tools-call-simple-text', 'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource',
-    'tools-call-mixed-content', 'tools-call-error', 'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection',
-    'caching', 'http-header-validation',
+    'server-stateless',
+    'tools-list',
+    'tools-call-simple-text',
+    'tools-call-image',
+    'tools-call-audio',
+    'tools-call-embedded-resource',
+    'tools-call-mixed-content',
+    'tools-call-error',
+    'tools-call-with-progress',
+    'server-sse-multiple-streams',
+    'dns-rebinding-protection',
+    'caching',
+    'http-header-validation',
   ],
 };
 // Not run: http-custom-header-server-validation (x-mcp-header tool annotations, SEP-2243, are not
@@ -70,7 +90,7 @@ export function runServerScenario(url: string, scenario: string, specVersion: st
         const file = join(outputDir, dir, 'checks.json');
         if (existsSync(file)) checks.push(...(JSON.parse(readFileSync(file, 'utf8')) as ServerCheck[]));
       }
-      const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolvePromise({ scenario, exitCode, checks, failures: checks.filter((c) => c.status === 'FAILURE'), output: `${stdout}\n${stderr}` });
     });
   });

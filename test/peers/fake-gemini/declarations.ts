@@ -61,13 +61,16 @@ export function declarationProblems(tools: unknown[]): string[] {
 }
 
 function schemaProblems(schema: unknown, at: string, problems: string[]): void {
-  if (!isObject(schema)) return void problems.push(`Invalid value at '${at}' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), ${JSON.stringify(schema)}`);
+  if (!isObject(schema))
+    return void problems.push(`Invalid value at '${at}' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), ${JSON.stringify(schema)}`);
   for (const key of Object.keys(schema)) {
     if (!SCHEMA_FIELDS.has(key)) problems.push(`Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`);
   }
   if (schema.type !== undefined) {
-    if (Array.isArray(schema.type)) problems.push(`Invalid JSON payload received. Unknown name "type" at '${at}': Proto field is not repeating, cannot start list.`);
-    else if (typeof schema.type !== 'string' || !TYPES.has(schema.type.toUpperCase())) problems.push(`Invalid value at '${at}.type', ${JSON.stringify(schema.type)}`);
+    if (Array.isArray(schema.type))
+      problems.push(`Invalid JSON payload received. Unknown name "type" at '${at}': Proto field is not repeating, cannot start list.`);
+    else if (typeof schema.type !== 'string' || !TYPES.has(schema.type.toUpperCase()))
+      problems.push(`Invalid value at '${at}.type', ${JSON.stringify(schema.type)}`);
   }
   const type = typeof schema.type === 'string' ? schema.type.toUpperCase() : undefined;
   if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.some((e) => typeof e !== 'string'))) {

@@ -72,7 +72,13 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     const streaming = method === 'streamGenerateContent';
     const key = (req.headers['x-goog-api-key'] as string | undefined) ?? url.searchParams.get('key') ?? undefined;
     if (!key) {
-      sendError(res, 403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.", streaming);
+      sendError(
+        res,
+        403,
+        'PERMISSION_DENIED',
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        streaming,
+      );
       return;
     }
     if (key !== apiKey) {
@@ -143,7 +149,16 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
         sendError(res, step.status, step.googleStatus, step.message, streaming, step.details);
         return;
       case 'audio':
-        sendJson(res, envelope([{ content: { role: 'model', parts: [{ inlineData: { mimeType: step.mimeType, data: step.data.toString('base64') } }] }, finishReason: 'STOP', index: 0 }]));
+        sendJson(
+          res,
+          envelope([
+            {
+              content: { role: 'model', parts: [{ inlineData: { mimeType: step.mimeType, data: step.data.toString('base64') } }] },
+              finishReason: 'STOP',
+              index: 0,
+            },
+          ]),
+        );
         return;
       case 'raw':
         if (streaming) sendEvents(res, [step.body]);

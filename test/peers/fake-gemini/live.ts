@@ -71,7 +71,16 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
   });
 
   function run(ws: WebSocket, url: string, key: string | null): void {
-    const rec: LiveSessionRecord = { url, messages: [], audioBytes: 0, toolResponses: [], violations: [], audioDuringCall: 0, interruptions: 0, firstAudioAt: [] };
+    const rec: LiveSessionRecord = {
+      url,
+      messages: [],
+      audioBytes: 0,
+      toolResponses: [],
+      violations: [],
+      audioDuringCall: 0,
+      interruptions: 0,
+      firstAudioAt: [],
+    };
     sessions.push(rec);
     const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(Buffer.from(JSON.stringify(m)), { binary: true });
     const reject = (code: number, reason: string) => {
@@ -106,7 +115,8 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
         send({ setupComplete: {} });
         return;
       }
-      if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0])) return reject(1007, 'Request contains an invalid argument.');
+      if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0]))
+        return reject(1007, 'Request contains an invalid argument.');
       if (m.toolResponse) return onToolResponse(m.toolResponse);
       if (m.clientContent) return void (m.clientContent.turnComplete !== false && endOfTurn());
       const input = m.realtimeInput;
@@ -176,7 +186,11 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
       for (let at = 0; at < audio.length; at += CHUNK_BYTES) {
         if (state.cancelled) return;
         if (at === 0) rec.firstAudioAt.push(performance.now());
-        send({ serverContent: { modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: audio.subarray(at, at + CHUNK_BYTES).toString('base64') } }] } } });
+        send({
+          serverContent: {
+            modelTurn: { parts: [{ inlineData: { mimeType: 'audio/pcm;rate=24000', data: audio.subarray(at, at + CHUNK_BYTES).toString('base64') } }] },
+          },
+        });
         await sleep(20); // generation runs faster than real time
       }
       if (state.cancelled) return;
@@ -220,7 +234,8 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
 }
 
 function summarise(m: any): any {
-  if (m?.realtimeInput?.audio?.data) return { realtimeInput: { audio: { mimeType: m.realtimeInput.audio.mimeType, bytes: Buffer.from(m.realtimeInput.audio.data, 'base64').length } } };
+  if (m?.realtimeInput?.audio?.data)
+    return { realtimeInput: { audio: { mimeType: m.realtimeInput.audio.mimeType, bytes: Buffer.from(m.realtimeInput.audio.data, 'base64').length } } };
   return m;
 }
 

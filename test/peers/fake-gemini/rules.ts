@@ -29,8 +29,7 @@ export function requiresSignatures(model: string): boolean {
   return /^gemini-3/.test(model.replace(/^models\//, ''));
 }
 
-const COUNT_MESSAGE =
-  'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+const COUNT_MESSAGE = 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
 
 export function violations(body: any, model: string, rules: StrictRules, issued: Map<string, IssuedCall>, signaturesIssued: Set<string>): string[] {
   const problems: string[] = [];
@@ -92,7 +91,9 @@ export function violations(body: any, model: string, rules: StrictRules, issued:
       if (first < 0) return;
       const part = parts[first];
       const expected = part.functionCall.id !== undefined ? issued.get(part.functionCall.id)?.signature : undefined;
-      const ok = typeof part.thoughtSignature === 'string' && (expected === undefined ? signaturesIssued.has(part.thoughtSignature) : part.thoughtSignature === expected);
+      const ok =
+        typeof part.thoughtSignature === 'string' &&
+        (expected === undefined ? signaturesIssued.has(part.thoughtSignature) : part.thoughtSignature === expected);
       if (!ok) {
         problems.push(
           'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. ' +

@@ -7,14 +7,7 @@
 // example, that a call rejected by our client never reached the server.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  haAssistPromptResult,
-  haInitializeResult,
-  haPromptsListResult,
-  haResourcesListResult,
-  haTools,
-  type JsonRpcRequestLike,
-} from './fixtures';
+import { haAssistPromptResult, haInitializeResult, haPromptsListResult, haResourcesListResult, haTools, type JsonRpcRequestLike } from './fixtures';
 import { pythonJsonDumps } from './python-json';
 import { answerToolCall } from './tool-calls';
 
@@ -198,7 +191,8 @@ function answer(request: JsonRpcRequestLike): RpcOutcome {
       return { result: { resourceTemplates: [] } };
     case 'resources/read':
       if (params.uri === EXPOSED_ENTITIES_URI) {
-        const text = 'assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: \'off\'\n  areas: Kitchen\n';
+        const text =
+          "assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: 'off'\n  areas: Kitchen\n";
         return { result: { contents: [{ uri: EXPOSED_ENTITIES_URI, mimeType: 'text/yaml', text }] } };
       }
       return { error: { code: 0, message: `Unknown resource: ${String(params.uri)}` } };

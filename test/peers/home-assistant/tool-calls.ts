@@ -12,9 +12,7 @@ const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false })
 const validators = new Map<string, ValidateFunction>(haTools.map((t) => [t.name, ajv.compile(t.inputSchema)]));
 
 export function answerToolCall(name: string, args: Record<string, unknown>): HaCallResult {
-  const example = haCallExamples.find(
-    (e) => e.request.params.name === name && isDeepStrictEqual(e.request.params.arguments, args),
-  );
+  const example = haCallExamples.find((e) => e.request.params.name === name && isDeepStrictEqual(e.request.params.arguments, args));
   if (example) return structuredClone(example.response.result);
 
   const tool = haTools.find((t) => t.name === name);
@@ -56,7 +54,10 @@ function toolError(text: string): HaCallResult {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /** ajv lists the failing anyOf branches before the anyOf itself; jsonschema reports the anyOf. */
@@ -77,7 +78,10 @@ function jsonschemaMessage(error: ErrorObject | undefined, args: Record<string, 
     case 'enum':
       return `${pythonRepr(value)} is not one of ${pythonRepr(p.allowedValues)}`;
     case 'type':
-      return `${pythonRepr(value)} is not of type ${String(p.type).split(',').map((t) => pythonRepr(t)).join(', ')}`;
+      return `${pythonRepr(value)} is not of type ${String(p.type)
+        .split(',')
+        .map((t) => pythonRepr(t))
+        .join(', ')}`;
     case 'anyOf':
       return `${pythonRepr(value)} is not valid under any of the given schemas`;
     case 'required':

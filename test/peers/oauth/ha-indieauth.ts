@@ -79,20 +79,26 @@ export class HaIndieAuth {
         text(res, 400, 'Invalid redirect URI');
         return true;
       }
-      const hidden = ['client_id', 'redirect_uri', 'state'].map((k) => `<input type="hidden" name="${k}" value="${esc(url.searchParams.get(k) ?? '')}">`).join('');
-      text(res, 200,
+      const hidden = ['client_id', 'redirect_uri', 'state']
+        .map((k) => `<input type="hidden" name="${k}" value="${esc(url.searchParams.get(k) ?? '')}">`)
+        .join('');
+      text(
+        res,
+        200,
         `<!doctype html><title>Home Assistant</title><form method="post" action="/auth/login">${hidden}` +
-        `<input name="username" placeholder="Username"><input name="password" type="password" placeholder="Password">` +
-        `<button type="submit" id="ha-login">Log in</button></form>`, 'text/html');
+          `<input name="username" placeholder="Username"><input name="password" type="password" placeholder="Password">` +
+          `<button type="submit" id="ha-login">Log in</button></form>`,
+        'text/html',
+      );
       return true;
     }
     if (path === '/auth/login' && req.method === 'POST') {
       const f = new URLSearchParams(body);
       const clientId = f.get('client_id') ?? '';
       const redirectUri = f.get('redirect_uri') ?? '';
-      if (!validRedirect(clientId, redirectUri)) return text(res, 400, 'Invalid redirect URI'), true;
+      if (!validRedirect(clientId, redirectUri)) return (text(res, 400, 'Invalid redirect URI'), true);
       if (f.get('username') !== HA_USER.username || f.get('password') !== HA_USER.password) {
-        return text(res, 403, 'Invalid username or password'), true;
+        return (text(res, 403, 'Invalid username or password'), true);
       }
       const code = randomBytes(16).toString('hex');
       this.codes.set(code, { clientId, expires: Date.now() + 10 * 60_000 });

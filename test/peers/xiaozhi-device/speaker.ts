@@ -45,7 +45,23 @@ export class DeviceSpeaker extends EventEmitter {
   constructor(sampleRate = 16000, frameMs = 60) {
     super();
     this.decoder = new Decoder({ channels: 1, sample_rate: sampleRate as 16000 });
-    this.report = { sampleRate, frameMs, played: 0, playedMs: 0, outsideSpeaking: 0, overflows: 0, decodeErrors: 0, oversized: 0, maxQueue: 0, underruns: 0, ttsStarts: 0, ttsStops: 0, sentences: [], stt: [], peak: 0 };
+    this.report = {
+      sampleRate,
+      frameMs,
+      played: 0,
+      playedMs: 0,
+      outsideSpeaking: 0,
+      overflows: 0,
+      decodeErrors: 0,
+      oversized: 0,
+      maxQueue: 0,
+      underruns: 0,
+      ttsStarts: 0,
+      ttsStops: 0,
+      sentences: [],
+      stt: [],
+      peak: 0,
+    };
   }
 
   /** From the server hello's audio_params (the firmware keeps sample_rate and frame_duration). */
