@@ -3,27 +3,12 @@
 // sees one tools/list and is started once, and the process it started is gone after the listing.
 // Other settings (a changed env) are listed anew.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { helper, load, startRuntime, stopRuntime } from './helpers/runtime';
 import { until } from './helpers/wait';
-
-const readLog = (file: string) => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive, logEntries, readLog } from './peers/lifecycle-log';
 
 describe('POST /mcp-server/tools for an undeployed stdio server', function () {
   this.timeout(60000);
@@ -48,7 +33,6 @@ describe('POST /mcp-server/tools for an undeployed stdio server', function () {
       env: JSON.stringify({ LIFECYCLE_LOG: logFile, ...extraEnv }),
     },
   });
-  const entries = (logFile: string, kind: 'ready' | 'list') => [...readLog(logFile).matchAll(new RegExp(`${kind} (\\d+)`, 'g'))].map((m) => Number(m[1]));
 
   it('refreshing the dialog twice starts one process and sends one tools/list; the process ends after listing', async () => {
     const logFile = join(dir, 'same.log');
@@ -59,8 +43,8 @@ describe('POST /mcp-server/tools for an undeployed stdio server', function () {
         ['add-tool', 'wait', 'exit'],
       );
     }
-    assert.equal(entries(logFile, 'list').length, 1, readLog(logFile));
-    const pids = entries(logFile, 'ready');
+    assert.equal(logEntries(logFile, 'list').length, 1, readLog(logFile));
+    const pids = logEntries(logFile, 'ready');
     assert.equal(pids.length, 1, readLog(logFile));
     await until(`stdio server ${pids[0]} to exit after listing`, () => !alive(pids[0]));
   });
@@ -73,7 +57,7 @@ describe('POST /mcp-server/tools for an undeployed stdio server', function () {
       .post('/mcp-server/tools')
       .send(dialog(logFile, { CHANGED: '1' }))
       .expect(200);
-    assert.equal(entries(logFile, 'list').length, 2, readLog(logFile));
+    assert.equal(logEntries(logFile, 'list').length, 2, readLog(logFile));
   });
 
   it('suggests the closest tool names (the runtime suggestion function) for a name the server does not have', async () => {

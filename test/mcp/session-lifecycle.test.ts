@@ -4,10 +4,11 @@
 // in-flight calls with notifications/cancelled. And, as core's mqtt-broker does, the session (and
 // its stdio process) ends when the last node using it is removed and starts anew on next use.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { helper, load, mcpNodes, nextMessage, send, startRuntime, stopRuntime, until } from '../helpers/runtime';
+import { alive, readLog } from '../peers/lifecycle-log';
 
 function serverNode(logFile: string) {
   return {
@@ -20,23 +21,6 @@ function serverNode(logFile: string) {
     env: { LIFECYCLE_LOG: logFile },
   };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const readLog = (file: string) => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-};
 
 describe('session lifecycle', function () {
   this.timeout(60000);
