@@ -13,37 +13,22 @@ const CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformanc
 export const SERVER_SETUP_SCRIPT = join(__dirname, 'server-setup.sh');
 
 /** Scenarios that apply to an endpoint serving tools only (no resources, prompts, logging, completion, sampling, elicitation). */
+/** The tool scenarios both revisions share. */
+const TOOL_SCENARIOS = [
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
 export const SERVER_SCENARIOS: Record<'2025-11-25' | '2026-07-28', string[]> = {
-  '2025-11-25': [
-    'server-initialize',
-    'server-session-lifecycle',
-    'ping',
-    'tools-list',
-    'tools-call-simple-text',
-    'tools-call-image',
-    'tools-call-audio',
-    'tools-call-embedded-resource',
-    'tools-call-mixed-content',
-    'tools-call-error',
-    'tools-call-with-progress',
-    'server-sse-multiple-streams',
-    'dns-rebinding-protection',
-  ],
-  '2026-07-28': [
-    'server-stateless',
-    'tools-list',
-    'tools-call-simple-text',
-    'tools-call-image',
-    'tools-call-audio',
-    'tools-call-embedded-resource',
-    'tools-call-mixed-content',
-    'tools-call-error',
-    'tools-call-with-progress',
-    'server-sse-multiple-streams',
-    'dns-rebinding-protection',
-    'caching',
-    'http-header-validation',
-  ],
+  '2025-11-25': ['server-initialize', 'server-session-lifecycle', 'ping', ...TOOL_SCENARIOS],
+  '2026-07-28': ['server-stateless', ...TOOL_SCENARIOS, 'caching', 'http-header-validation'],
 };
 // Not run: http-custom-header-server-validation (x-mcp-header tool annotations, SEP-2243, are not
 // something mcp-tool-in declares), and every resources/prompts/logging/completion/sampling/
