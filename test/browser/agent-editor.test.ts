@@ -16,6 +16,7 @@ import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('agent-editor');
 const API_KEY = 'AIzaSy-browser-test-key-3b9d71';
@@ -27,7 +28,7 @@ declare const $: any;
 
 describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fake Gemini, HA stand-in, simulated ESP32)', function () {
   this.timeout(180000);
-  this.bail(true); // each step builds on the one before
+  stepByStep(this); // each step builds on the one before
   let editor: EditorBrowser | undefined;
   let page: Page;
   let nodeRed: NodeRedProcess | undefined;

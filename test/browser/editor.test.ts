@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('editor');
 const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in', 'esp32-listener', 'esp32-say'];
@@ -38,7 +39,7 @@ function helpLead(type: string): string {
 
 describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function () {
   this.timeout(180000);
-  this.bail(true); // each step builds on the one before
+  stepByStep(this); // each step builds on the one before
   let editor: EditorBrowser | undefined;
   let page: Page;
   let nodeRed: NodeRedProcess | undefined;

@@ -7,13 +7,14 @@ import type { Page } from 'playwright-core';
 import { launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { stepByStep } from '../helpers/step-by-step';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
 
 describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Chromium (real Node-RED, HA stand-in)', function () {
   this.timeout(180000);
-  this.bail(true);
+  stepByStep(this); // each step builds on the one before
   let editor: EditorBrowser | undefined;
   let page: Page;
   let nodeRed: NodeRedProcess | undefined;

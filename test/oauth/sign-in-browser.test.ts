@@ -18,6 +18,7 @@ import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-ass
 import { HA_USER, HaIndieAuth } from '../peers/oauth/ha-indieauth';
 import { OAUTH_TOOLS } from '../peers/oauth/protected-mcp';
 import { startStandardOAuthServer, type StandardOAuthServer } from '../peers/oauth/standard-server';
+import { stepByStep } from '../helpers/step-by-step';
 
 declare const RED: any;
 declare const $: any; // eslint-disable-line @typescript-eslint/no-unused-vars -- jQuery inside page.evaluate callbacks
@@ -43,7 +44,7 @@ function listFlow(key: string, serverId: string, url: string, extra: Record<stri
 
 describe('OAuth sign-in through the editor in Chromium (oidc-provider and Home Assistant IndieAuth)', function () {
   this.timeout(240000);
-  this.bail(true);
+  stepByStep(this); // each step builds on the one before
   let std: StandardOAuthServer;
   let haAuth: HaIndieAuth;
   let ha: HomeAssistantStandIn;
