@@ -12,7 +12,9 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 const SETTINGS_FILE = path.join(__dirname, 'settings.cjs');
-const RED_JS = require.resolve('node-red/red.js', { paths: [ROOT] });
+// NODE_RED_RUNTIME (a folder holding node_modules/node-red) lets the tests start another Node-RED:
+// npm test's second run uses Node-RED 5 from .tools/nr5.
+const RED_JS = require.resolve('node-red/red.js', { paths: [process.env.NODE_RED_RUNTIME || ROOT] });
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 
 /**

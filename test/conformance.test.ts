@@ -1,12 +1,13 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, client mode) against
 // our engine's McpSession (test/peers/conformance/client.ts). The suite needs Node 22, which
-// test/peers/conformance/setup.sh installs with the suite into the git-ignored .tools/conformance
-// (from the npm registry) the first time; results go to a temp dir, never the repo.
+// scripts/test-tools.mjs (npm test's first step) installs with the suite into the git-ignored
+// .tools/conformance (from the npm registry) the first time; results go to a temp dir, never the repo.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REQUIRED_SCENARIOS, conformanceInstalled, runConformance, setupConformance, type ConformanceCheck } from './peers/conformance/run';
+import { ensureTestTools } from './helpers/test-tools';
+import { REQUIRED_SCENARIOS, conformanceInstalled, runConformance, type ConformanceCheck } from './peers/conformance/run';
 
 // The suite's only timing check: "slightly late" (under 2x the server's retry value) is a WARNING
 // that a busy CI machine can cause; "too early" or "very late" stay FAILUREs and fail the test.
@@ -21,7 +22,7 @@ describe('MCP conformance suite (client mode) against McpSession', function () {
 
   before(async function () {
     this.timeout(300000);
-    if (!conformanceInstalled()) await setupConformance();
+    if (!conformanceInstalled()) ensureTestTools();
     outputDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   });
 

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { skipBecause } from '../helpers/skip';
 
 export const repoRoot = resolve(__dirname, '../..');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -16,8 +17,7 @@ declare const $: any; // the editor's jQuery, inside page.waitForFunction
 /** Skips the calling suite, saying why, when there is no browser to drive. */
 export function skipWithoutChromium(ctx: Mocha.Context, what: string): void {
   if (existsSync(chromiumPath)) return;
-  console.log(`    SKIPPED ${what}: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-  ctx.skip();
+  skipBecause(ctx, what, `no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 }
 
 export function screenshotFolder(tag: string): string {

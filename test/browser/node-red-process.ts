@@ -50,7 +50,7 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Pr
     )};\n`,
   );
 
-  const redJs = require.resolve('node-red/red.js');
+  const redJs: string = require('../../scripts/node-red-home.cjs').RED_JS; // Node-RED 5 in npm test's second run
   const child: ChildProcess = spawn(process.execPath, [redJs, '--userDir', userDir, '--settings', settingsFile], {
     cwd: userDir,
     env: { ...process.env, NODE_RED_HOME: userDir },

@@ -3,21 +3,19 @@
 // harness: a real WebSocket, the device simulator's speaker judging what arrives, the fake Gemini
 // doing TTS.
 import { strict as assert } from 'node:assert';
-import helper from 'node-red-node-test-helper';
 import { encodeWav } from '../../src/audio';
 import { Conversation } from '../../src/voice/conversation';
 import type { VoiceListener } from '../../src/voice/voice-listener';
 import { startFakeGemini, reply, ANSWER_PCM, type FakeGemini } from '../peers/fake-gemini';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
+import { fromRuntime, helper } from '../helpers/runtime';
 import { startWsVoiceServer, type WsVoiceServer } from '../voice/voice-harness';
-
-helper.init(require.resolve('node-red'));
 
 const KEY = 'AIzaSy-say-test-key-DO-NOT-LEAK-77';
 const DEVICE = 'aa:bb:cc:dd:00:01';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 const sayNode = require('../../nodes/esp32-say');
-const catchNode = require('@node-red/nodes/core/common/25-catch.js');
+const catchNode = require(fromRuntime('@node-red/nodes/core/common/25-catch.js'));
 
 const byDevice = new Map<string, Conversation>();
 const voiceSeam: VoiceListener = { voiceMode: 'flow', conversation: (id) => byDevice.get(id) };

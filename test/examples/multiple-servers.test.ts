@@ -2,6 +2,7 @@
 // stdio started by the flow, Home Assistant's stand-in over Streamable HTTP) listed together, and
 // one Gemini agent (the fake Gemini) calling a tool of each in one step.
 import assert from 'node:assert/strict';
+import { skipBecause } from '../helpers/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +22,7 @@ describe('examples: multiple-servers.json', function () {
   const flow = readExample('multiple-servers');
 
   before(async function () {
-    if (!existsSync(TODO_SERVER)) {
-      console.log(`    skipped: ${TODO_SERVER} is missing; run \`npm run build\` first`);
-      this.skip();
-    }
+    if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
     dataDir = mkdtempSync(join(tmpdir(), 'multi-example-'));
     peers = await startServicePeers();
     nr = await startNodeRed({

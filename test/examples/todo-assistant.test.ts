@@ -3,6 +3,7 @@
 // Gemini (the real @google/genai client through GEMINI_BASE_URL) to create, list, complete and
 // delete a todo. The todo server really stores and changes the rows; the test reads them back.
 import assert from 'node:assert/strict';
+import { skipBecause } from '../helpers/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,10 +27,7 @@ describe('examples: todo-assistant.json', function () {
   const flow = readExample('todo-assistant');
 
   before(async function () {
-    if (!existsSync(TODO_SERVER)) {
-      console.log(`    skipped: ${TODO_SERVER} is missing; run \`npm run build\` first`);
-      this.skip();
-    }
+    if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
     dataDir = mkdtempSync(join(tmpdir(), 'todo-example-'));
     gemini = await startFakeGemini();
     nr = await startNodeRed({

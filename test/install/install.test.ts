@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { skipBecause } from '../helpers/skip';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant/server';
 import { diskSize, installFresh, packContents, packOnce, removeDir, ROOT, runtimes, startInstalled, type InstalledNodeRed } from './installed-node-red';
@@ -76,10 +77,7 @@ for (const runtime of runtimes()) {
     let gemini: FakeGemini;
 
     before(async function () {
-      if (runtime.missing) {
-        console.log(`    skipped: ${runtime.missing}`);
-        this.skip();
-      }
+      if (runtime.missing) skipBecause(this, `the install specs on ${runtime.name}`, runtime.missing);
       const started = Date.now();
       userDir = installFresh(packOnce());
       console.log(

@@ -1,7 +1,7 @@
 // What a user does: `npm pack`, the tarball installed with `--omit=dev` into a fresh Node-RED user
 // dir (as the palette manager does), and the real red.js started from a working directory that is
 // neither the user dir nor this repository. Two runtimes: the floor (Node 20 + Node-RED 4.1, the
-// devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, from test/install/setup.sh).
+// devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, in .tools/nr5 from scripts/test-tools.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,8 @@ export interface Runtime {
 
 export function runtimes(): Runtime[] {
   const nr5: Runtime = { name: 'Node 24 + Node-RED 5', node: join(NR5, '.bin', 'node'), redJs: join(NR5, 'node-red', 'red.js') };
-  if (!existsSync(nr5.redJs) || !existsSync(nr5.node)) nr5.missing = 'Node 24 + Node-RED 5 are not installed: run `sh test/install/setup.sh`';
+  if (!existsSync(nr5.redJs) || !existsSync(nr5.node))
+    nr5.missing = 'Node 24 + Node-RED 5 are not installed in .tools/nr5 (npm test installs them: node scripts/test-tools.mjs)';
   return [{ name: 'Node 20 + Node-RED 4.1', node: process.execPath, redJs: require.resolve('node-red/red.js') }, nr5];
 }
 

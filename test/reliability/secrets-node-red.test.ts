@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { startHostileHttpServer, type HostileHttpServer } from '../peers/hostile-http-server';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
-import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
+import { fromRuntime, helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
 
 const TOKEN = 'tok-7f3a9c1e-SECRET-bearer';
 const API_KEY_HEADER = 'hdr-5d2b8e44-SECRET-apikey';
 const GEMINI_KEY = 'AIzaSy-gemini-SECRET-3e9d0c';
 const ALL = [TOKEN, API_KEY_HEADER, GEMINI_KEY];
 
-const statusNode = require('@node-red/nodes/core/common/25-status.js');
+const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
 const geminiAgentNode = require('../../nodes/gemini-agent.ts');
 
 function assertClean(what: string, value: unknown): void {

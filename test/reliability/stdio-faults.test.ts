@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { fromRuntime, helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
 
 const ROOT = join(__dirname, '..', '..');
 const REDEPLOYS = Number(process.env.RELIABILITY_REDEPLOYS ?? 30);
-const statusNode = require('@node-red/nodes/core/common/25-status.js');
+const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
 
 // Plain JS for `node -e`, run from the repository root so the SDK resolves.
 const MCP_SERVER = (tools: string) => `

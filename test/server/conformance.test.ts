@@ -2,16 +2,15 @@
 // off: the suite has no server-auth scenarios), for 2025-11-25 and 2026-07-28. Every scenario that
 // applies to a tools-only server must pass with no FAILURE check.
 import assert from 'node:assert/strict';
-import { NOT_APPLICABLE, SERVER_SCENARIOS, SERVER_SETUP_SCRIPT, runServerScenario, serverConformanceInstalled } from '../peers/conformance/server-run';
+import { NOT_APPLICABLE, SERVER_SCENARIOS, runServerScenario, serverConformanceInstalled } from '../peers/conformance/server-run';
+import { ensureTestTools } from '../helpers/test-tools';
 import { conformanceFlow } from './conformance-flow';
 import { baseUrl, loadFlow, startEndpointRuntime, stopEndpointRuntime } from './harness';
 
 describe('conformance suite (server mode) against mcp-endpoint', function () {
   this.timeout(120000);
   before(async function () {
-    if (!serverConformanceInstalled()) {
-      throw new Error(`conformance suite not installed: run sh ${SERVER_SETUP_SCRIPT}`);
-    }
+    if (!serverConformanceInstalled()) ensureTestTools();
     await startEndpointRuntime();
     await loadFlow(conformanceFlow());
   });

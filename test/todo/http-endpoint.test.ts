@@ -2,6 +2,7 @@
 // loopback, refusing requests whose Host or Origin is not local (DNS-rebinding protection). Also
 // proves the compiled server that `npm run build` produces (dist/) is the one that starts.
 import { strict as assert } from 'node:assert';
+import { skipBecause } from '../helpers/skip';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -74,10 +75,7 @@ describe('todo server: compiled entry point (dist/)', function () {
   this.timeout(180000);
 
   it('starts from dist/servers/todo/main.js and lists the four tools', async function () {
-    if (!existsSync(TODO_MAIN_DIST)) {
-      console.log(`      skipped: ${TODO_MAIN_DIST} does not exist (npm test builds it; run npm run build)`);
-      this.skip();
-    }
+    if (!existsSync(TODO_MAIN_DIST)) skipBecause(this, 'the compiled todo server', `${TODO_MAIN_DIST} does not exist (npm test builds it; run npm run build)`);
     const dataDir = mkdtempSync(join(tmpdir(), 'todo-dist-'));
     const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, { entry: TODO_MAIN_DIST });
     try {

@@ -2,6 +2,7 @@
 // Streamable HTTP, and what the tools answer while that server is down. Where no PostgreSQL is
 // available (see postgres-cluster.ts) those suites are skipped with the reason printed.
 import { strict as assert } from 'node:assert';
+import { skipBecause } from '../helpers/skip';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { defineContractSuite } from './contract-suite';
 import { findPostgres, freePort, type PostgresForTests } from './postgres-cluster';
@@ -54,10 +55,7 @@ describe('todo server against PostgreSQL', function () {
   before(async function () {
     this.timeout(180000);
     const found = await findPostgres();
-    if (!found.available) {
-      console.log(`      PostgreSQL variant skipped: ${found.reason}`);
-      this.skip();
-    }
+    if (!found.available) skipBecause(this, 'the todo server against PostgreSQL', found.reason);
     postgres = found.postgres;
   });
   after(function () {
@@ -76,10 +74,7 @@ describe('todo server against PostgreSQL', function () {
 
     it('answers database_error, then serves again once PostgreSQL is back, data intact', async function () {
       const cluster = postgres!.cluster;
-      if (!cluster) {
-        console.log('      skipped: TODO_TEST_DATABASE_URL names a server these tests do not own, so they will not stop it');
-        this.skip();
-      }
+      if (!cluster) skipBecause(this, 'the PostgreSQL outage spec', 'TODO_TEST_DATABASE_URL names a server these tests do not own, so they will not stop it');
       const server = await startTodoServer('stdio', { DATABASE_URL: postgres!.url });
       try {
         const tag = `outage_${Date.now()}`;

@@ -1,7 +1,7 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, client mode)
 // against our client: the suite starts a mock server on localhost, runs `<client command> <url>` with
 // MCP_CONFORMANCE_SCENARIO set, scores the traffic and writes <outputDir>/<scenario>-<ts>/checks.json.
-// The suite needs Node 22; setup.sh puts it and a Node 22 binary into the git-ignored
+// The suite needs Node 22; scripts/test-tools.mjs puts it and a Node 22 binary into the git-ignored
 // .tools/conformance, so the project's node_modules and Node 20 stay as they are. Our client itself
 // runs on the machine's Node (process.execPath), through tsx, as the product would.
 //
@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureTestTools } from '../../helpers/test-tools';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const TOOLS_DIR = join(REPO_ROOT, '.tools', 'conformance');
 export const NODE22 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
 export const CONFORMANCE_CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-export const SETUP_SCRIPT = join(__dirname, 'setup.sh');
 export const DEFAULT_CLIENT = join(__dirname, 'client.ts');
 export const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'] as const;
 
@@ -50,16 +50,6 @@ export function conformanceInstalled(): boolean {
   return existsSync(NODE22) && existsSync(CONFORMANCE_CLI);
 }
 
-/** Installs the suite into .tools/conformance (downloads from the npm registry). */
-export function setupConformance(): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    execFile('sh', [SETUP_SCRIPT], { cwd: REPO_ROOT, timeout: 300000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`conformance setup failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolvePromise();
-    });
-  });
-}
-
 /** The shell command the suite runs (it appends the server URL). */
 export function clientCommand(clientPath: string = DEFAULT_CLIENT): string {
   const loader = pathToFileURL(require.resolve('tsx')).href;
@@ -67,7 +57,7 @@ export function clientCommand(clientPath: string = DEFAULT_CLIENT): string {
 }
 
 export async function runConformance(scenario: string, opts: { clientPath?: string; outputDir?: string; timeoutMs?: number } = {}): Promise<ConformanceRun> {
-  if (!conformanceInstalled()) throw new Error(`conformance suite missing; run ${SETUP_SCRIPT}`);
+  if (!conformanceInstalled()) throw new Error('conformance suite missing from .tools/conformance: run node scripts/test-tools.mjs');
   const outputDir = opts.outputDir ?? mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   const args = [
     CONFORMANCE_CLI,
@@ -123,7 +113,7 @@ function shellQuote(word: string): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { scenario: { type: 'string', multiple: true }, client: { type: 'string' } } });
-  if (!conformanceInstalled()) await setupConformance();
+  if (!conformanceInstalled()) ensureTestTools();
   let failed = false;
   for (const scenario of values.scenario ?? [...REQUIRED_SCENARIOS]) {
     const run = await runConformance(scenario, { clientPath: values.client ? resolve(values.client) : undefined });

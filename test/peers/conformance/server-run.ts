@@ -1,5 +1,5 @@
 // Runs the official MCP conformance suite in SERVER mode (@modelcontextprotocol/conformance
-// 0.2.0-alpha.12 under Node 22, from .tools/conformance-server; see server-setup.sh) against a URL,
+// 0.2.0-alpha.12 under Node 22, from .tools/conformance-server, installed by scripts/test-tools.mjs) against a URL,
 // one scenario at a time, and reads each scenario's checks.json.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,6 @@ const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 const TOOLS_DIR = join(REPO_ROOT, '.tools', 'conformance-server');
 const NODE22 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
 const CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-export const SERVER_SETUP_SCRIPT = join(__dirname, 'server-setup.sh');
 
 /** Scenarios that apply to an endpoint serving tools only (no resources, prompts, logging, completion, sampling, elicitation). */
 /** The tool scenarios both revisions share. */

@@ -1,0 +1,71 @@
+// The third-party MCP clients our users run, as installed by scripts/test-tools.mjs into
+// .tools/interop (versions in test/tools.json): the MCP Inspector's CLI and Gemini CLI, each run as
+// a user runs it, in a throwaway HOME so neither reads nor writes the developer's own settings.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const TOOLS = join(__dirname, '..', '..', '.tools', 'interop', 'node_modules');
+const NODE = join(TOOLS, '.bin', 'node');
+const INSPECTOR = join(TOOLS, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const GEMINI = join(TOOLS, '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+export const interopVersions = (): { inspector: string; gemini: string } => ({
+  inspector: JSON.parse(readFileSync(join(TOOLS, '@modelcontextprotocol', 'inspector', 'package.json'), 'utf8')).version,
+  gemini: JSON.parse(readFileSync(join(TOOLS, '@google', 'gemini-cli', 'package.json'), 'utf8')).version,
+});
+
+/** Why the clients cannot run here, or undefined when they can. */
+export function interopMissing(): string | undefined {
+  for (const file of [NODE, INSPECTOR, GEMINI]) if (!existsSync(file)) return `${file} is missing: npm test installs it (node scripts/test-tools.mjs)`;
+  return undefined;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], options: { cwd: string; home: string }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      NODE,
+      args,
+      // No proxy, no update check reaching out: the machine is offline, and a client must not hang on it.
+      { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: options.home, NO_COLOR: '1', CI: '1' }, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : err ? -1 : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A throwaway HOME for one client run. */
+function withHome<T>(body: (home: string) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(join(tmpdir(), 'mcp-interop-home-'));
+  return body(home).finally(() => rmSync(home, { recursive: true, force: true }));
+}
+
+/** `mcp-inspector --cli <url> --transport http --method …`; JSON answers come parsed. */
+export function inspector(url: string, args: string[]): Promise<CliRun & { json?: any }> {
+  return withHome(async (home) => {
+    const result = await run([INSPECTOR, '--cli', url, '--transport', 'http', ...args], { cwd: home, home });
+    let json: any;
+    try {
+      json = JSON.parse(result.stdout);
+    } catch {
+      /* not JSON: the caller looks at the text */
+    }
+    return { ...result, json };
+  });
+}
+
+/** `gemini mcp list` with a settings file naming these servers (httpUrl entries). */
+export function geminiMcpList(servers: Record<string, { httpUrl: string; headers?: Record<string, string> }>): Promise<CliRun> {
+  return withHome(async (home) => {
+    mkdirSync(join(home, '.gemini'));
+    // Folder trust off: otherwise Gemini CLI ignores a workspace it has not been told to trust.
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: servers, security: { folderTrust: { enabled: false } } }));
+    return run([GEMINI, 'mcp', 'list'], { cwd: home, home });
+  });
+}
