@@ -5,6 +5,7 @@
 import { McpNodeError } from '../src/errors';
 import { parseAgentSettings } from '../src/gemini/agent-settings';
 import { AgentRunner } from '../src/gemini/agent-runner';
+import { geminiDestination, rememberSecretDestination } from './lib/secret-destinations';
 import { mcpExecutor } from '../src/gemini/auto-executor';
 import { resolveApiKey } from '../src/gemini/client';
 import { MaxStepsError } from '../src/gemini/errors';
@@ -35,6 +36,7 @@ export = function register(RED: RED) {
     const closing = new AbortController();
     // The key wherever it comes from is masked in everything this and every other node emits.
     const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
+    const forgetDestination = rememberSecretDestination(node.id, geminiDestination(runner.settings.baseUrl));
     const extras = agentExtras(RED, def); // systemPrompt and approval
     const history = contextMemory(node);
     const { servers, missing } = agentServers(RED, def.servers);
@@ -97,6 +99,7 @@ export = function register(RED: RED) {
       closing.abort();
       router.close();
       releaseKey();
+      forgetDestination();
       for (const s of servers) s.node.deregister(node);
       done();
     });

@@ -2,7 +2,8 @@
 // to a device that dialled in) and mirrors its state onto every node that registered with it.
 import { errorMessage } from '../src/errors';
 import { secrets } from '../src/secrets';
-import { normalizeSettings } from '../src/mcp/settings';
+import { describeEndpoint, normalizeSettings } from '../src/mcp/settings';
+import { rememberSecretDestination, serverDestination } from './lib/secret-destinations';
 import type { ProviderState, ToolProvider } from '../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../src/mcp/unconfigured-provider';
 import { createProvider, secretCredentialValues } from './lib/server-provider';
@@ -37,6 +38,7 @@ export = function (RED: RED) {
         (m) => node.debug(m),
       );
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
+      releases.push(rememberSecretDestination(def.id, serverDestination(settings, describeEndpoint(settings))));
       provider = createProvider(RED, settings, node);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {

@@ -3,7 +3,7 @@
 // context to nodes, not to a config node). Reads and writes use the callback API, so
 // asynchronous stores (localfilesystem) work as well as memory.
 import { ObjectGraph } from '../../src/server/object-graph/graph-tools';
-import { contextExpression, parseRoot, type GraphRoot, type RootSpec } from '../../src/server/object-graph/source';
+import { parseRoot, type GraphRoot, type RootSpec } from '../../src/server/object-graph/source';
 import type { EndpointSettings } from '../../src/server/settings';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import type { ContextStore as Store, RED } from './red-types';
@@ -29,10 +29,8 @@ export function graphRoots(RED: RED, node: McpEndpointConfigNode, settings: Endp
     return {
       name: spec.name,
       read: () => new Promise((resolve, reject) => contextFor(RED, node, spec).get(spec.key, store, (err, v) => (err ? reject(err) : resolve(v)))),
-      write: (segments, value) =>
-        new Promise<void>((resolve, reject) =>
-          contextFor(RED, node, spec).set(contextExpression(spec.key, segments), value, store, (err) => (err ? reject(err) : resolve())),
-        ),
+      replace: (value) =>
+        new Promise<void>((resolve, reject) => contextFor(RED, node, spec).set(spec.key, value, store, (err) => (err ? reject(err) : resolve()))),
     };
   });
 }

@@ -12,7 +12,7 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { bodyErrorResponse, RequestBodyError, requestHead, sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
 
 export const MCP_PATH = '/mcp';
 
@@ -34,14 +34,17 @@ export async function serveHttp(factory: McpServerFactory, port: number, host: s
     const controller = new AbortController();
     res.on('close', () => controller.abort());
     void (async () => {
-      const request = await toWebRequest(req, { origin: `http://${req.headers.host ?? 'localhost'}`, signal: controller.signal });
-      if (new URL(request.url).pathname !== MCP_PATH) {
+      const options = { origin: `http://${req.headers.host ?? 'localhost'}`, signal: controller.signal };
+      const head = requestHead(req, options); // checked before a byte of the body is read
+      if (new URL(head.url).pathname !== MCP_PATH) {
         return sendWebResponse(new Response('Not found: the MCP endpoint is /mcp\n', { status: 404 }), res);
       }
       const rejected = guardLocal
-        ? (hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins()))
+        ? (hostHeaderValidationResponse(head, localhostAllowedHostnames()) ?? originValidationResponse(head, localhostAllowedOrigins()))
         : undefined;
-      await sendWebResponse(rejected ?? (await handler.fetch(request)), res);
+      if (rejected) return sendWebResponse(rejected, res);
+      const request = await toWebRequest(req, options).catch((err) => (err instanceof RequestBodyError ? bodyErrorResponse(err) : Promise.reject(err)));
+      await sendWebResponse(request instanceof Response ? request : await handler.fetch(request), res);
     })().catch((err: Error) => {
       process.stderr.write(`todo server: HTTP request failed: ${err.message}\n`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

@@ -4,14 +4,19 @@
 // - with `anonymous`, a device without a token is let in, but a wrong token is still refused;
 // - the allow list, when set, names the only device ids accepted;
 // - a device id that is connected already is not taken over by a connection without a token
-//   (anyone on the network can claim any MAC; only a token proves it is the device).
+//   (anyone on the network can claim any MAC; only a token proves it is the device);
+// - a token written as `<MAC>=<token>` belongs to that one device: presented by any other device id
+//   it is refused, so one leaked device token cannot be used to take over the others.
 import { normalizeDeviceId } from './device-id';
 import type { DeviceRegistry } from './device-registry';
 import { tokenAccepted } from './token-check';
 
 export type Refusal = 'no-token' | 'bad-token' | 'not-allowed' | 'claimed';
 
-export type Admission = { ok: true; authenticated: boolean } | { ok: false; refusal: Refusal; message: string };
+export type Admission = { ok: true; authenticated: boolean; onlyFor?: string[] } | { ok: false; refusal: Refusal; message: string };
+
+/** `aa:bb:cc:dd:ee:ff=<token>` (or with dashes): a token bound to one device's MAC. */
+const BOUND_TOKEN = /^((?:[0-9a-f]{2}[:-]){5}[0-9a-f]{2})=(.+)$/i;
 
 export interface GatePolicy {
   tokens?: string[];
@@ -21,18 +26,25 @@ export interface GatePolicy {
 
 export class DeviceGate {
   private readonly tokens: string[];
+  /** The device each bound token belongs to, by token. */
+  private readonly boundTokens: Array<{ deviceId: string; token: string }> = [];
   private readonly anonymous: boolean;
   private readonly allow: Set<string>;
 
   constructor(policy: GatePolicy) {
-    this.tokens = (policy.tokens ?? []).filter(Boolean);
+    this.tokens = [];
+    for (const entry of (policy.tokens ?? []).filter(Boolean)) {
+      const bound = BOUND_TOKEN.exec(entry);
+      if (bound) this.boundTokens.push({ deviceId: normalizeDeviceId(bound[1]), token: bound[2] });
+      else this.tokens.push(entry);
+    }
     this.anonymous = policy.anonymous === true;
     this.allow = new Set((policy.allow ?? []).map(normalizeDeviceId));
   }
 
   /** No token configured and anonymous off: nothing can connect (the default of a new listener). */
   get refusesEveryDevice(): boolean {
-    return this.tokens.length === 0 && !this.anonymous;
+    return this.tokens.length === 0 && this.boundTokens.length === 0 && !this.anonymous;
   }
 
   get openToAnyDevice(): boolean {
@@ -42,22 +54,31 @@ export class DeviceGate {
   /** The credential check, before the device id is known (WebSocket) or together with it (MQTT). */
   checkToken(given: string | Buffer | undefined): Admission {
     const presented = given !== undefined && given.length > 0;
-    if (presented && tokenAccepted(given, this.tokens)) return { ok: true, authenticated: true };
-    if (presented && this.tokens.length > 0)
+    // Every token, shared and bound, is compared (constant time, whichever matches).
+    const shared = presented && tokenAccepted(given, this.tokens);
+    const onlyFor = presented ? this.boundTokens.filter((b) => tokenAccepted(given, [b.token])).map((b) => b.deviceId) : [];
+    if (shared) return { ok: true, authenticated: true };
+    if (onlyFor.length) return { ok: true, authenticated: true, onlyFor };
+    if (presented && this.tokens.length + this.boundTokens.length > 0)
       return { ok: false, refusal: 'bad-token', message: "the device sent a token that is not one of the listener's tokens" };
     if (this.anonymous) return { ok: true, authenticated: false };
     return {
       ok: false,
       refusal: 'no-token',
-      message: this.tokens.length
-        ? "the device sent no token (set the listener token as the device's OTA token)"
-        : "the listener has no tokens and does not accept anonymous devices: add the device's token to the listener's Tokens",
+      message:
+        this.tokens.length + this.boundTokens.length
+          ? "the device sent no token (set the listener token as the device's OTA token)"
+          : "the listener has no tokens and does not accept anonymous devices: add the device's token to the listener's Tokens",
     };
   }
 
   /** The device checks once its id is known: allow list, and no takeover of a connected id without a token. */
-  checkDevice(deviceId: string, authenticated: boolean, registry: DeviceRegistry): Admission {
+  checkDevice(deviceId: string, credential: { authenticated: boolean; onlyFor?: string[] }, registry: DeviceRegistry): Admission {
+    const { authenticated } = credential;
     if (this.allow.size && !this.allow.has(deviceId)) return { ok: false, refusal: 'not-allowed', message: `device ${deviceId} is not in the allow list` };
+    if (credential.onlyFor && !credential.onlyFor.includes(deviceId)) {
+      return { ok: false, refusal: 'bad-token', message: `device ${deviceId} sent a token that belongs to another device` };
+    }
     if (!authenticated && registry.isClaimed(deviceId)) {
       return {
         ok: false,

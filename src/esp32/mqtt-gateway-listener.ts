@@ -6,6 +6,7 @@
 // Admission follows device-gate.ts: the MQTT password is the device's token, and a refusal is a
 // CONNACK "not authorized" (5). With voice on, a device's UDP hello opens its audio channel
 // (mqtt-audio.ts); TCP_NODELAY keeps `stt` and `tts start` from waiting for a delayed ACK.
+// Packets over 1 MiB close the connection, before and after CONNECT, as the WebSocket side does.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { DeviceRegistry } from './device-registry';
@@ -14,12 +15,14 @@ import { DeviceGate } from './device-gate';
 import { deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device-id';
 import { IdAllocator } from './rpc-client';
 import { MqttAudioRouter } from './mqtt-audio';
+import { MqttFrameLimit } from './mqtt-frame-limit';
 import {
   DEFAULT_BIND,
   DEFAULT_DEVICE_TOPIC,
   DEFAULT_GATEWAY_PORT,
   DEFAULT_PUBLISH_TOPIC,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_FRAME_BYTES,
   type Esp32Listener,
   type Esp32ListenerSettings,
 } from './listener';
@@ -82,6 +85,13 @@ export class MqttGatewayListener implements Esp32Listener {
       socket.setNoDelay(true);
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
+      // Registered before aedes reads the socket, so an oversized packet is refused on its header.
+      const limit = new MqttFrameLimit(MAX_FRAME_BYTES);
+      socket.on('data', (chunk: Buffer) => {
+        if (limit.accept(chunk)) return;
+        this.settings.log?.warn(`esp32 gateway: closed an MQTT connection from ${socket.remoteAddress}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
+        socket.destroy();
+      });
       broker.handle(socket);
     });
     this.server = server;
@@ -113,7 +123,7 @@ export class MqttGatewayListener implements Esp32Listener {
     if (!deviceId) return fail(2, 'client id names no device (expected GID_<group>@@@<mac_>@@@<uuid>)');
     const credential = this.gate.checkToken(password);
     if (!credential.ok) return fail(5, `device ${deviceId}: ${credential.message}`);
-    const admitted = this.gate.checkDevice(deviceId, credential.authenticated, this.registry);
+    const admitted = this.gate.checkDevice(deviceId, credential, this.registry);
     if (!admitted.ok) return fail(5, admitted.message);
     if (credential.authenticated) this.authenticated.add(client);
     cb(null, true);

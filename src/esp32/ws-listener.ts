@@ -98,12 +98,20 @@ export class WebSocketDeviceListener implements Esp32Listener {
       reject(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
       return true;
     }
+    // Firmware never sends Origin; a browser always does. Without a token that is any web page in a
+    // LAN user's browser posing as a device: refused. With a token, a browser client (such as
+    // xiaozhi-esp32-server's test page) proves itself like any device.
+    if (req.headers.origin !== undefined && !credential.authenticated) {
+      this.refused(rawId, `a browser page (Origin ${shorten(String(req.headers.origin), 80)}) may connect only with a token`);
+      reject(socket, 403, 'Forbidden');
+      return true;
+    }
     if (!rawId) {
       reject(socket, 400, 'Bad Request', {}, 'Device-Id header required');
       return true;
     }
     const deviceId = normalizeDeviceId(rawId);
-    const admitted = this.gate.checkDevice(deviceId, credential.authenticated, this.registry);
+    const admitted = this.gate.checkDevice(deviceId, credential, this.registry);
     if (!admitted.ok) {
       this.refused(deviceId, admitted.message);
       if (admitted.refusal === 'claimed') reject(socket, 409, 'Conflict');

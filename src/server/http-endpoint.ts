@@ -1,7 +1,10 @@
 // Streamable HTTP for one endpoint, as a plain (req, res) handler for Node-RED's httpNode router.
 // A POST is routed by era: 2026-07-28 requests go to the SDK's stateless handler, 2025 requests to
 // a session map (a transport per Mcp-Session-Id, as the SDK's legacy-routing example does); GET
-// and DELETE belong to 2025 sessions. Auth and DNS-rebinding checks come first.
+// and DELETE belong to 2025 sessions. Auth and DNS-rebinding checks come first, on the headers
+// alone: no body byte is read for a caller who is refused, and a body is read up to a limit only.
+// 2025 sessions are bounded: at most `maxSessions` (the least recently used one goes first) and
+// none idle for longer than `sessionIdleMs`.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -16,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './access';
 import type { McpEndpoint } from './endpoint';
-import { sendWebResponse, toWebRequest } from './web-bridge';
+import { bodyErrorResponse, jsonDepthExceeds, MAX_JSON_DEPTH, RequestBodyError, requestHead, sendWebResponse, toWebRequest } from './web-bridge';
 
 export interface HttpServingOptions {
   /** Accepted bearer tokens. */
@@ -26,11 +29,21 @@ export interface HttpServingOptions {
   /** Host names accepted in Host/Origin (DNS-rebinding protection). */
   allowedHosts: string[];
   onError?: (err: Error) => void;
+  /** The largest request body read (default: the SDK's 4 MiB). */
+  maxBodyBytes?: number;
+  /** 2025-revision sessions kept at once (default 100). */
+  maxSessions?: number;
+  /** A 2025-revision session unused for this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
 }
+
+export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  lastUsed: number;
 }
 
 const jsonError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -73,24 +86,32 @@ export class HttpServing {
     if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
-    const request = await toWebRequest(req, { signal });
-    const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
+    const head = requestHead(req, { signal });
+    const refused = rebindingCheck(head, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (this.checkBearer) {
-      const checked = await this.checkBearer(request);
+      const checked = await this.checkBearer(head);
       if (checked instanceof Response) return checked;
       authInfo = checked;
+    }
+    let request: Request;
+    try {
+      request = await toWebRequest(req, { signal, maxBodyBytes: this.options.maxBodyBytes });
+    } catch (err) {
+      if (err instanceof RequestBodyError) return bodyErrorResponse(err);
+      throw err;
     }
     const sessionId = request.headers.get('mcp-session-id');
     if (request.method === 'POST') {
       const body = await parseBody(request);
       if (body === INVALID) return jsonError(400, ProtocolErrorCode.ParseError, 'Parse error: the body is not JSON.');
+      if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return jsonError(400, -32600, `Invalid request: the message nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (!sessionId && !(await isLegacyRequest(request, body))) return this.modern.fetch(request, { authInfo, parsedBody: body });
       return this.serveLegacy(request, sessionId, body, authInfo);
     }
     if ((request.method === 'GET' || request.method === 'DELETE') && sessionId) {
-      const session = this.sessions.get(sessionId);
+      const session = this.session(sessionId);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(request, { authInfo });
     }
@@ -99,15 +120,16 @@ export class HttpServing {
 
   private async serveLegacy(request: Request, sessionId: string | null, body: unknown, authInfo?: AuthInfo): Promise<Response> {
     if (sessionId) {
-      const session = this.sessions.get(sessionId);
+      const session = this.session(sessionId);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
     if (!isInitializeRequest(body)) return jsonError(400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
+    this.makeRoomForSession();
     const server = this.endpoint.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now() }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     transport.onclose = () => {
@@ -115,6 +137,35 @@ export class HttpServing {
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body, authInfo });
+  }
+
+  /** The live session with this id, marked as used now; an idle-expired one is closed instead. */
+  private session(id: string): Session | undefined {
+    const session = this.sessions.get(id);
+    if (!session) return undefined;
+    if (Date.now() - session.lastUsed > (this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS)) {
+      this.endSession(id, session);
+      return undefined;
+    }
+    session.lastUsed = Date.now();
+    // Map order is use order: the first entry is always the least recently used.
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** Before a new session: close the idle-expired ones, then the least recently used past the cap. */
+  private makeRoomForSession(): void {
+    const idleBefore = Date.now() - (this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+    for (const [id, session] of this.sessions) {
+      if (session.lastUsed >= idleBefore && this.sessions.size < (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) break;
+      this.endSession(id, session);
+    }
+  }
+
+  private endSession(id: string, session: Session): void {
+    this.sessions.delete(id);
+    session.transport.close().catch(() => undefined);
   }
 
   private announceToolsChanged(): void {

@@ -1,15 +1,54 @@
 // Carries one request between node:http (Node-RED's Express, the example servers, the test peers) and
 // a handler that speaks web-standard Request/Response (the MCP server SDK's transports), since the
-// SDK ships no node:http adapter of its own.
+// SDK ships no node:http adapter of its own. A server checks who is calling on the headers alone
+// (`requestHead`) before it reads a byte of the body, and the body is read up to a limit only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-async function readBody(req: IncomingMessage & { body?: unknown }): Promise<Uint8Array> {
-  // A body parser in httpNodeMiddleware may have drained the stream already.
-  if (req.body !== undefined && req.readableEnded) {
-    return new TextEncoder().encode(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+/** The MCP server SDK's own limit for a Streamable HTTP message body. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Deeper JSON is refused before anything walks it recursively (serialising, validating). */
+export const MAX_JSON_DEPTH = 100;
+
+/** A body the bridge refuses to carry: over the size limit (413) or nested too deep (400). */
+export class RequestBodyError extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
+    super(message);
   }
+}
+
+const tooLarge = (limit: number) => new RequestBodyError(413, `The request body is larger than ${Math.round(limit / 1024)} KiB.`);
+
+/** How deeply a parsed JSON value nests, counted without recursion, stopping once past `limit`. */
+export function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+async function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<Uint8Array> {
+  // A body parser in httpNodeMiddleware may have drained the stream already (with its own limit).
+  if (req.body !== undefined && req.readableEnded) {
+    if (typeof req.body === 'string') return new TextEncoder().encode(req.body);
+    if (jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) throw new RequestBodyError(400, `The request nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    return new TextEncoder().encode(JSON.stringify(req.body));
+  }
+  const announced = Number(req.headers['content-length']);
+  if (announced > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit); // stop reading: the caller answers 413 and closes the connection
+    chunks.push(chunk as Buffer);
+  }
   return new Uint8Array(Buffer.concat(chunks));
 }
 
@@ -22,20 +61,30 @@ export interface WebRequestOptions {
    * from the request (OAuth metadata) passes its own public origin.
    */
   origin?: string;
+  /** The largest body read; a larger one rejects with a 413 RequestBodyError. Default 4 MiB. */
+  maxBodyBytes?: number;
 }
 
-export async function toWebRequest(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Promise<Request> {
+function requestInit(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions): [URL, RequestInit] {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
+  return [new URL(req.originalUrl ?? req.url ?? '/', options.origin ?? 'http://node-red.invalid'), { method: req.method, headers, signal: options.signal }];
+}
+
+/** The request's method, URL and headers, without reading its body: for the checks that come first. */
+export function requestHead(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Request {
+  const [url, init] = requestInit(req, options);
+  return new Request(url, init);
+}
+
+/** The whole request, its body read up to `maxBodyBytes` (rejects with a RequestBodyError). */
+export async function toWebRequest(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Promise<Request> {
+  const [url, init] = requestInit(req, options);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
-  return new Request(new URL(req.originalUrl ?? req.url ?? '/', options.origin ?? 'http://node-red.invalid'), {
-    method: req.method,
-    headers,
-    body: hasBody ? ((await readBody(req)) as unknown as BodyInit) : undefined,
-    signal: options.signal,
-  });
+  const body = hasBody ? await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
+  return new Request(url, { ...init, body: body as unknown as BodyInit });
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -43,6 +92,8 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
+  if (!res.req?.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
@@ -57,4 +108,9 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   } finally {
     res.end();
   }
+}
+
+/** The JSON-RPC error answer for a refused body. */
+export function bodyErrorResponse(err: RequestBodyError): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: err.message }, id: null }, { status: err.status });
 }

@@ -41,6 +41,8 @@ export interface DebugMessage {
 
 export interface NodeRedProcess {
   url: string;
+  /** The Node-RED process (its memory is read from /proc in the security specs). */
+  pid: number;
   userDir: string;
   /** Every line Node-RED wrote to stdout/stderr. */
   log: string[];
@@ -97,6 +99,7 @@ export async function attachNodeRed(
   const debug = await DebugFeed.connect(`ws://127.0.0.1:${port}/comms`);
   return {
     url,
+    pid: child.pid!,
     userDir,
     log,
     debug,

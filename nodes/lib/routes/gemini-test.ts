@@ -18,6 +18,7 @@ import { agentServers } from '../agent-servers';
 import type { RED } from '../red-types';
 import { scrubAnswers, secretsInBody } from '../secret-gate';
 import { PASSWORD_PLACEHOLDER, storedCredentials } from './editor-settings';
+import { geminiDestination, SECRET_STAYS, storedSecretsMayGo } from '../secret-destinations';
 import { notDeployed } from './gemini-tools';
 
 type TestConfig = Record<string, unknown>;
@@ -29,7 +30,7 @@ export function registerGeminiTestRoute(RED: RED): void {
     const body = req.body ?? {};
     const secrets: Array<string | undefined> = [];
     try {
-      const apiKey = apiKeyFor(RED, body);
+      const apiKey = apiKeyFor(RED, body, parseAgentSettings({ ...(body.config ?? {}) }).baseUrl);
       secrets.push(apiKey);
       res.json(await testPrompt(RED, body.config ?? {}, String(body.prompt ?? ''), apiKey));
     } catch (err) {
@@ -42,9 +43,13 @@ const storedKey = (RED: RED, id: unknown) => storedCredentials<{ apiKey: string 
 
 // A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
 // blank means the environment's GEMINI_API_KEY / GOOGLE_API_KEY, as at runtime.
-function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }): string {
+// The stored key goes only to the base URL the node was deployed with (secret-destinations.ts).
+function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }, baseUrl: string | undefined): string {
   const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
   if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);
+  if (typed === PASSWORD_PLACEHOLDER && !storedSecretsMayGo(typeof body.id === 'string' ? body.id : undefined, geminiDestination(baseUrl))) {
+    throw new Error(SECRET_STAYS);
+  }
   const stored = typed === PASSWORD_PLACEHOLDER ? storedKey(RED, body.id) : undefined;
   return resolveApiKey(stored || undefined);
 }

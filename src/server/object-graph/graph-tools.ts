@@ -19,7 +19,7 @@ export interface GraphLimits {
 type Located =
   | { kind: 'top' }
   | { kind: 'subject'; value: Record<string, unknown>; root: GraphRoot; inner: string[] }
-  | { kind: 'property'; value: unknown; root: GraphRoot; inner: string[] };
+  | { kind: 'property'; value: unknown; root: GraphRoot; inner: string[]; rootValue: unknown; holder?: Record<string, unknown> };
 
 const ok = (data: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
 
@@ -75,16 +75,19 @@ export class ObjectGraph implements GraphTools {
     if (segments.length === 0) return { kind: 'top' };
     const root = this.roots.find((r) => r.name === segments[0]);
     if (!root) throw new GraphRefusal(`Nothing at ${pathOf(segments)}: the roots are ${this.roots.map((r) => `/${r.name}`).join(', ')}.`);
-    let value: unknown = await root.read();
-    if (value === undefined) throw new GraphRefusal(`Nothing at /${root.name}: the context value is not set (yet).`);
+    const rootValue: unknown = await root.read();
+    if (rootValue === undefined) throw new GraphRefusal(`Nothing at /${root.name}: the context value is not set (yet).`);
+    let value: unknown = rootValue;
+    let holder: Record<string, unknown> | undefined;
     for (let i = 1; i < segments.length; i++) {
       if (!isSubject(value) || !Object.prototype.hasOwnProperty.call(value, segments[i])) {
         throw new GraphRefusal(`Nothing at ${pathOf(segments.slice(0, i + 1))}; use query on ${pathOf(segments.slice(0, i))} to see what is there.`);
       }
+      holder = value;
       value = value[segments[i]];
     }
     const inner = segments.slice(1);
-    return isSubject(value) ? { kind: 'subject', value, root, inner } : { kind: 'property', value, root, inner };
+    return isSubject(value) ? { kind: 'subject', value, root, inner } : { kind: 'property', value, root, inner, rootValue, holder };
   }
 
   private isWritable(path: string): boolean {
@@ -172,8 +175,11 @@ export class ObjectGraph implements GraphTools {
     if (next === undefined) throw new GraphRefusal('value is required. Nothing was changed.');
     const { value: previous } = propertyOf(here.value);
     if (!compatible(previous, next)) throw new GraphRefusal(`${shown} holds a ${jsonType(previous)}; a ${jsonType(next)} was given. Nothing was changed.`);
-    const unitWrapped = isPlainObject(here.value);
-    await here.root.write(unitWrapped ? [...here.inner, 'value'] : here.inner, next);
+    // Written into the very object that was read, by key, and stored back whole: whatever a key
+    // holds (dots, brackets, backslashes) it is the key that was read, never a re-parsed expression.
+    if (isPlainObject(here.value)) here.value.value = next;
+    else if (here.holder) here.holder[here.inner[here.inner.length - 1]] = next;
+    await here.root.replace(here.holder || isPlainObject(here.value) ? here.rootValue : next);
     return { success: true, previousValue: previous };
   }
 

@@ -4,8 +4,8 @@ export interface GraphRoot {
   /** The name the root is reached by: `/home` for `global.home`. */
   name: string;
   read(): Promise<unknown>;
-  /** Writes `value` at `segments` below the root (the path exists: set_property checked it). */
-  write(segments: string[], value: unknown): Promise<void>;
+  /** Stores the root's whole value (set_property changed one property inside what read() gave). */
+  replace(value: unknown): Promise<void>;
 }
 
 export interface RootSpec {
@@ -21,9 +21,4 @@ export function parseRoot(spec: string): RootSpec {
   if (!m || m[2].split('.').some((p) => !p)) throw new Error(`object graph root "${spec}" must be global.<key> or flow:<tab id>.<key>`);
   const key = m[2];
   return { scope: m[1] ? 'flow' : 'global', tab: m[1], key, name: key.split('.').pop()! };
-}
-
-/** A Node-RED context property expression for `key` plus `segments` (brackets where a dot would mislead). */
-export function contextExpression(key: string, segments: string[]): string {
-  return key + segments.map((s) => (/^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('');
 }

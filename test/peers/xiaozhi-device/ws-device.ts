@@ -22,6 +22,8 @@ export interface WsDeviceOptions {
   credentialsInQuery?: boolean;
   /** false: a device that never says hello. */
   sendHello?: boolean;
+  /** The Origin header a browser adds (firmware sends none). */
+  origin?: string;
 }
 
 export class XiaozhiWsDevice extends EventEmitter {
@@ -67,7 +69,7 @@ export class XiaozhiWsDevice extends EventEmitter {
       if (opts.credentialsInQuery && k !== 'Protocol-Version') url.searchParams.set(k.toLowerCase(), v);
       else headers[k] = v;
     }
-    const ws = new WebSocket(url, { headers, perMessageDeflate: false });
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false, ...(opts.origin ? { origin: opts.origin } : {}) });
     return new Promise((resolve, reject) => {
       ws.once('unexpected-response', (_req, res) => {
         reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode }));

@@ -1,0 +1,148 @@
+// Doors that were open by design and are now closed: a web page in a LAN user's browser posing as a
+// device (it sends Origin, firmware never does), one device's token used for another MAC, and the
+// editor's Test routes sending a stored secret to whatever URL the request names.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import { helper, load, startRuntime, stopRuntime } from '../helpers/runtime';
+import { LICHUANG_ID, OTTO_ID, rejection, startListener, startWsRig, waitForEvent, type WsRig } from '../esp32/helpers';
+import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+
+describe('security: a browser page cannot pose as a device', () => {
+  let rig: WsRig | undefined;
+  const devices: XiaozhiWsDevice[] = [];
+  const connect = async (opts: Partial<Parameters<typeof XiaozhiWsDevice.connect>[0]>) => {
+    const d = await XiaozhiWsDevice.connect({ url: rig!.url, deviceId: OTTO_ID, fixture: ottoRobot(), ...opts });
+    devices.push(d);
+    return d;
+  };
+  afterEach(async () => {
+    for (const d of devices.splice(0)) d.close();
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('an anonymous listener refuses a connection carrying Origin (403) and still accepts a device without one', async () => {
+    rig = await startWsRig({ tokens: [], anonymous: true });
+    assert.equal((await rejection(connect({ origin: 'http://evil.example', credentialsInQuery: true }))).status, 403);
+    assert.equal(rig.listener.registry.size, 0);
+    await connect({});
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+  });
+
+  it('a browser client with a valid token is let in (query credentials, as browser clients send them)', async () => {
+    rig = await startWsRig({ tokens: ['browser-ok-token'], anonymous: true });
+    await connect({ origin: 'http://192.168.1.20:8000', credentialsInQuery: true, token: 'browser-ok-token' });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+  });
+});
+
+describe('security: a token bound to a MAC serves that device only', () => {
+  const bound = [`${OTTO_ID}=otto-own-token`, `${LICHUANG_ID}=lichuang-own-token`];
+
+  it('WebSocket: the right device is accepted; another MAC with that token is refused (403)', async () => {
+    const rig = await startWsRig({ tokens: bound, anonymous: false });
+    const devices: XiaozhiWsDevice[] = [];
+    try {
+      devices.push(await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), token: 'otto-own-token' }));
+      await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools' && e.device.id === OTTO_ID);
+      const stolen = await rejection(XiaozhiWsDevice.connect({ url: rig.url, deviceId: LICHUANG_ID, fixture: lichuangDev(), token: 'otto-own-token' }));
+      assert.equal(stolen.status, 403);
+      devices.push(await XiaozhiWsDevice.connect({ url: rig.url, deviceId: LICHUANG_ID, fixture: lichuangDev(), token: 'lichuang-own-token' }));
+      await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools' && e.device.id === LICHUANG_ID);
+    } finally {
+      for (const d of devices) d.close();
+      await rig.close();
+    }
+  });
+
+  it('MQTT gateway: another MAC with a bound token gets CONNACK "not authorized"', async () => {
+    const { shared, listener } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens: bound, anonymous: false });
+    try {
+      const brokerUrl = `mqtt://127.0.0.1:${(listener as MqttGatewayListener).port}`;
+      await assert.rejects(
+        XiaozhiMqttDevice.connect({ brokerUrl, deviceId: LICHUANG_ID, mode: 'stock', fixture: lichuangDev(), password: 'otto-own-token' }),
+        /Not authorized|not authorized|5/,
+      );
+      const otto = await XiaozhiMqttDevice.connect({ brokerUrl, deviceId: OTTO_ID, mode: 'stock', fixture: ottoRobot(), password: 'otto-own-token' });
+      await otto.end();
+    } finally {
+      await shared.close();
+    }
+  });
+});
+
+/** An HTTP server that records the headers of every request and answers 401. */
+async function recorder(): Promise<{ url: string; seen: IncomingHttpHeaders[]; server: Server }> {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume();
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+describe("security: the editor's Test routes send a stored secret only where it was deployed to", function () {
+  this.timeout(30_000);
+  let deployed: Awaited<ReturnType<typeof recorder>>;
+  let elsewhere: Awaited<ReturnType<typeof recorder>>;
+  const agentNode = require('../../nodes/gemini-agent.ts');
+
+  before(async () => {
+    await startRuntime();
+    deployed = await recorder();
+    elsewhere = await recorder();
+    await load(
+      [
+        { id: 'srv', type: 'mcp-server', name: 'ha', transport: 'http', url: `${deployed.url}/api/mcp` },
+        { id: 'agent', type: 'gemini-agent', baseUrl: deployed.url, servers: [], wires: [[], []] },
+      ],
+      { srv: { token: 'stored-server-token' }, agent: { apiKey: 'stored-api-key' } },
+      [agentNode],
+    );
+  });
+  after(async () => {
+    await stopRuntime();
+    for (const r of [deployed, elsewhere]) {
+      r.server.closeAllConnections();
+      await new Promise((done) => r.server.close(done));
+    }
+  });
+
+  it('Test connection with the stored token and another URL: refused, nothing sent there; the deployed URL gets it', async () => {
+    const other = await helper
+      .request()
+      .post('/mcp-server/test')
+      .send({ id: 'srv', config: { transport: 'http', url: `${elsewhere.url}/mcp` }, token: '__PWRD__' })
+      .expect(200);
+    assert.equal(other.body.ok, false);
+    assert.match(other.body.error, /sent only to the address this node was deployed with/);
+    assert.deepEqual(elsewhere.seen, []);
+    await helper
+      .request()
+      .post('/mcp-server/test')
+      .send({ id: 'srv', config: { transport: 'http', url: `${deployed.url}/api/mcp` }, token: '__PWRD__' })
+      .expect(200);
+    assert.ok(deployed.seen.some((h) => h.authorization === 'Bearer stored-server-token'));
+  });
+
+  it("gemini-agent's Test prompt with the stored key and another base URL: refused, nothing sent there", async () => {
+    const other = await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send({ id: 'agent', apiKey: '__PWRD__', prompt: 'hello', config: { baseUrl: elsewhere.url, servers: [] } })
+      .expect(200);
+    assert.equal(other.body.ok, false);
+    assert.match(other.body.error, /sent only to the address this node was deployed with/);
+    assert.deepEqual(elsewhere.seen, []);
+    await helper
+      .request()
+      .post('/gemini-agent/test')
+      .send({ id: 'agent', apiKey: '__PWRD__', prompt: 'hello', config: { baseUrl: deployed.url, servers: [] } })
+      .expect(200);
+    assert.ok(deployed.seen.some((h) => h['x-goog-api-key'] === 'stored-api-key'));
+  });
+});
