@@ -1,6 +1,6 @@
 // Compiling 1,000 MCP tools (the Home Assistant fixture repeated with renamed tools) into each
 // declaration format, against structuredClone of the same tools measured in the same run.
-// Goal (issue 3): each format ≤ 5× a structured clone. Run: npx tsx bench/schema-compile.ts
+// Goal: each format ≤ 5× a structured clone. Run: npx tsx bench/schema-compile.ts
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const WARMUP = 10;
 const FORMATS: ToolFormat[] = ['mcp', 'gemini', 'gemini-schema', 'openai', 'anthropic'];
 
-// The repo's copy of ../shared/fixtures/home-assistant/tools-list.json.
+// Home Assistant's real tools/list answer, as the HA stand-in serves it.
 const fixture = path.resolve(__dirname, '../test/peers/home-assistant/fixtures/tools-list.json');
 const haTools: Tool[] = JSON.parse(readFileSync(fixture, 'utf8')).result.tools;
 const tools: Tool[] = Array.from({ length: TOOL_COUNT }, (_, i) => {

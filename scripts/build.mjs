@@ -1,22 +1,58 @@
-// Compiles src/ and nodes/ to dist/ and copies what Node-RED loads beside the compiled nodes:
-// the editor HTML, the locale catalogues and the icons (the registry looks in <node dir>/icons).
+// Builds what Node-RED loads into dist/:
+// - tsc compiles the engine (src/), the node adapters (nodes/*/index.ts and what they import) and
+//   the MCP servers (servers/) to CommonJS;
+// - each node's dialog is put together from its folder: editor.ts bundled by esbuild (with what it
+//   imports from nodes/shared/editor/ and the settings declarations in src/) into one script, then
+//   editor.html as the form and help.html as the help, into dist/nodes/<type>/index.html, where the
+//   registry looks for the HTML of dist/nodes/<type>/index.js;
+// - locale.json becomes dist/nodes/<type>/locales/en-US/index.json (the registry's catalogue path);
+// - each icon goes beside the node that shows it (the registry serves every icon folder of the
+//   package to every node, so each icon is copied once).
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, readdirSync, mkdirSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const requireHere = createRequire(pathToFileURL(join(root, 'package.json')));
+const esbuild = requireHere('esbuild');
 const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(pathToFileURL(join(root, 'package.json'))).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [requireHere.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 
-const nodesOut = join(dist, 'nodes');
-mkdirSync(nodesOut, { recursive: true });
-for (const f of readdirSync(join(root, 'nodes'))) {
-  if (f.endsWith('.html')) cpSync(join(root, 'nodes', f), join(nodesOut, f));
+const types = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))['node-red'].nodes);
+const iconsLeft = new Set(readdirSync(join(root, 'icons')));
+for (const type of types) {
+  const src = join(root, 'nodes', type);
+  const out = join(dist, 'nodes', type);
+  mkdirSync(join(out, 'locales', 'en-US'), { recursive: true });
+  const bundle = esbuild.buildSync({
+    entryPoints: [join(src, 'editor.ts')],
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  }).outputFiles[0].text;
+  const read = (name) => readFileSync(join(src, name), 'utf8').trimEnd();
+  writeFileSync(
+    join(out, 'index.html'),
+    [
+      `<script type="text/javascript">\n${bundle}</script>`,
+      `<script type="text/html" data-template-name="${type}">\n${read('editor.html')}\n</script>`,
+      `<script type="text/html" data-help-name="${type}">\n${read('help.html')}\n</script>`,
+      '',
+    ].join('\n'),
+  );
+  cpSync(join(src, 'locale.json'), join(out, 'locales', 'en-US', 'index.json'));
+  const icon = /\bicon:\s*'([^']+\.svg)'/.exec(read('editor.ts'))?.[1];
+  if (icon && iconsLeft.delete(icon)) cpSync(join(root, 'icons', icon), join(out, 'icons', icon));
 }
-cpSync(join(root, 'nodes', 'locales'), join(nodesOut, 'locales'), { recursive: true });
-if (existsSync(join(root, 'icons'))) cpSync(join(root, 'icons'), join(nodesOut, 'icons'), { recursive: true });
-console.log('built dist/');
+// The strings several nodes share (nodes/shared/locale.json), read by nodes/shared/i18n.ts.
+cpSync(join(root, 'nodes', 'shared', 'locale.json'), join(dist, 'nodes', 'shared', 'locale.json'));
+// Icons no node shows by name (config nodes have none in the palette) stay available all the same.
+for (const icon of iconsLeft) cpSync(join(root, 'icons', icon), join(dist, 'nodes', types[0], 'icons', icon));
+if (!existsSync(join(dist, 'nodes', types[0]))) throw new Error('build: no node was assembled');
+console.log(`built dist/: ${types.length} nodes`);

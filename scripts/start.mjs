@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { ROOT, prepareUserDir, startFlowFiles, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
 
-if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server.js'))) {
+if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
   console.log('dist/ is missing: building first (npm run build)');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: ROOT });
 }

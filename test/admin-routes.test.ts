@@ -2,7 +2,17 @@
 // its method and permission (the editor and the browser tests depend on them), and registered once
 // per admin app however many node modules ask.
 import assert from 'node:assert/strict';
-import { registerAdminRoutes } from '../nodes/lib/admin-routes';
+import { oncePerAdminApp } from '../nodes/shared/admin-routes';
+import { registerEsp32DeviceRoutes } from '../nodes/esp32-listener/devices-route';
+import { registerAgentRoutes } from '../nodes/gemini-agent/routes';
+import { registerServerRoutes } from '../nodes/mcp-server/routes';
+
+/** What the three node modules with dialog routes do when Node-RED loads them. */
+function registerAdminRoutes(red: never): void {
+  registerServerRoutes(red);
+  registerAgentRoutes(red);
+  oncePerAdminApp(red, 'esp32-listener', registerEsp32DeviceRoutes);
+}
 
 describe('admin routes: one registration for every dialog route', () => {
   function recordingRed() {

@@ -1,5 +1,6 @@
-// The house rules of issue 11, checked on the real source tree so they cannot rot: the engine
-// (src/) knows nothing of Node-RED, the import graph has no cycle, and node adapters stay thin.
+// The house rules, checked on the real source tree so they cannot rot: the engine (src/) knows
+// nothing of Node-RED, its folders use only the folders below them, the import graph has no cycle,
+// node adapters stay thin, and the dialogs keep no script in their HTML.
 // Imports are read with TypeScript's own pre-processor (the same one tsc uses to find files).
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,6 +9,23 @@ import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '..');
 const MAX_NODE_ADAPTER_LINES = 120;
+
+/**
+ * Which engine folders each folder may import (files directly in src/ serve every folder). audio/
+ * and schema/ are leaves. Two uses that a strict layering would forbid are part of the rule:
+ * - mcp/ → schema/: the client checks tool arguments with the schema compiler's one JSON Schema
+ *   dialect (one Ajv set-up for the client, the endpoint and the compiler);
+ * - gemini/ → audio/: Gemini's TTS and Live speak PCM, so the Gemini client reads and writes WAV/PCM.
+ */
+const MAY_USE: Record<string, string[]> = {
+  audio: [],
+  schema: [],
+  mcp: ['schema'],
+  gemini: ['mcp', 'schema', 'audio'],
+  esp32: ['mcp', 'audio'],
+  voice: ['esp32', 'gemini', 'mcp', 'audio'],
+  server: ['schema'],
+};
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -75,12 +93,59 @@ describe('architecture: the rules of the house, on the real tree', () => {
     assert.deepEqual(cycles, []);
   });
 
-  it(`every nodes/*.ts adapter is at most ${MAX_NODE_ADAPTER_LINES} lines`, () => {
-    const long = readdirSync(join(ROOT, 'nodes'))
-      .filter((n) => n.endsWith('.ts'))
-      .map((n) => ({ n, lines: readFileSync(join(ROOT, 'nodes', n), 'utf8').split('\n').length - 1 }))
+  it('each engine folder imports only the folders the layering allows', () => {
+    const folderOf = (file: string) => rel(file).split('/')[1];
+    const offences: string[] = [];
+    for (const [file, specs] of graph) {
+      if (!rel(file).startsWith('src/') || !rel(file).slice(4).includes('/')) continue;
+      const from = folderOf(file);
+      assert.ok(from in MAY_USE, `src/${from}/ is missing from MAY_USE`);
+      for (const spec of specs) {
+        const target = resolveLocal(file, spec);
+        if (!target || !rel(target).startsWith('src/') || !rel(target).slice(4).includes('/')) continue;
+        const to = folderOf(target);
+        if (to !== from && !MAY_USE[from].includes(to)) offences.push(`${rel(file)} → ${spec}`);
+      }
+    }
+    assert.deepEqual(offences, []);
+  });
+
+  const nodeFolders = readdirSync(join(ROOT, 'nodes')).filter((n) => existsSync(join(ROOT, 'nodes', n, 'index.ts')));
+
+  it('every node type in package.json has its folder: adapter, dialog, form, help and strings side by side', () => {
+    const types = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))['node-red'].nodes);
+    assert.deepEqual([...nodeFolders].sort(), [...types].sort());
+    for (const type of types) {
+      for (const f of ['index.ts', 'editor.ts', 'editor.html', 'help.html', 'locale.json']) {
+        assert.ok(existsSync(join(ROOT, 'nodes', type, f)), `nodes/${type}/${f}`);
+      }
+    }
+  });
+
+  it(`every node adapter (nodes/<type>/index.ts) is at most ${MAX_NODE_ADAPTER_LINES} lines`, () => {
+    const long = nodeFolders
+      .map((n) => ({ n, lines: readFileSync(join(ROOT, 'nodes', n, 'index.ts'), 'utf8').split('\n').length - 1 }))
       .filter((f) => f.lines > MAX_NODE_ADAPTER_LINES)
       .map((f) => `${f.n}: ${f.lines}`);
     assert.deepEqual(long, []);
+  });
+
+  it('no dialog keeps a script in its HTML: dialog code is TypeScript (editor.ts)', () => {
+    const scripts = nodeFolders.flatMap((n) =>
+      ['editor.html', 'help.html'].filter((f) => /<script\b/i.test(readFileSync(join(ROOT, 'nodes', n, f), 'utf8'))).map((f) => `nodes/${n}/${f}`),
+    );
+    assert.deepEqual(scripts, []);
+  });
+
+  it('nodes/shared/ holds what several nodes use: it imports no node folder', () => {
+    const offences: string[] = [];
+    for (const [file, specs] of graph) {
+      if (!rel(file).startsWith('nodes/shared/')) continue;
+      for (const spec of specs) {
+        const target = resolveLocal(file, spec);
+        if (target && rel(target).startsWith('nodes/') && !rel(target).startsWith('nodes/shared/')) offences.push(`${rel(file)} → ${spec}`);
+      }
+    }
+    assert.deepEqual(offences, []);
   });
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { lines } from '../src/settings-values';
 import { endpointSettings } from '../src/server/settings';
 import { parseListenerSettings } from '../src/esp32/listener-settings';
-import { lines as nodeLines } from '../nodes/lib/input-handler';
+import { lines as nodeLines } from '../nodes/shared/input-handler';
 import { flowToolSettings } from '../src/server/flow-tool';
 
 describe('lines: list settings', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { shorten } from '../src/text';
 import { connectionError } from '../src/mcp/connection-errors';
 import { describe as describeValue } from '../src/mcp/lenient-list';
-import { shortStatus } from '../nodes/lib/input-handler';
+import { shortStatus } from '../nodes/shared/input-handler';
 
 describe('shorten: one rule for clipped text', () => {
   it('keeps text that fits and cuts the rest to exactly max characters ending in "…"', () => {

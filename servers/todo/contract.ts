@@ -1,6 +1,6 @@
-// The four tool contracts of the todo backend, copied field for field from the design this product
-// grew from (shared/seeds/003: "MCP Tool Contracts"). Agents and the `mcp-list-tools` `expected`
-// check depend on these names, limits and shapes, so change them only together with that document.
+// The four tool contracts of the todo backend, as docs/todo-server.md states them field
+// for field. Agents and the `mcp-list-tools` `expected`
+// check depend on these names, limits and shapes, so change them only together with that page.
 import type { Tool } from '@modelcontextprotocol/server';
 
 export const PRIORITIES = ['low', 'medium', 'high'] as const;
@@ -123,7 +123,7 @@ export type ToolSuccess = { success: true } & Record<string, unknown>;
 export type ToolOutcome = ToolSuccess | ToolFailure;
 
 // Whether retrying can help: fixed arguments can succeed and a database may come back, but a todo
-// that does not exist stays missing (the seed's own example marks todo_not_found unrecoverable).
+// that does not exist stays missing (the contract marks todo_not_found unrecoverable).
 const RECOVERABLE: Record<ErrorType, boolean> = {
   todo_not_found: false,
   invalid_arguments: true,

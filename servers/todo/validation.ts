@@ -18,7 +18,7 @@ function validDay(y: string, m: string, d: string): boolean {
 }
 
 /**
- * ISO 8601 date-time as agents write it: the seed's own example ("2025-12-22T15:00:00") has no
+ * ISO 8601 date-time as agents write it: the contract's own example ("2025-12-22T15:00:00") has no
  * offset, which strict RFC 3339 would refuse. A time without an offset is read in the server's
  * local time zone (what `new Date()` does with that form); `Z` or `±hh:mm` are honoured.
  */

@@ -32,7 +32,7 @@ export interface Esp32ListenerSettings {
   publishTopic?: string;
   deviceTopic?: string;
   vision?: { url: string; token?: string };
-  /** What happens to device audio (SPEC §7); the channels themselves come with `audio`. */
+  /** What happens to device audio (the listener's `voice` setting, docs/voice.md); the channels themselves come with `audio`. */
   voice?: VoiceMode;
   /** The voice side (src/voice's VoiceHub) when `voice` is not "off"; absent: audio is skipped. */
   audio?: AudioChannels;

@@ -1,5 +1,5 @@
 // The JSON-RPC client side of device MCP, shaped by what the firmware really does
-// (../shared/reference/xiaozhi-esp32-mcp.md §3): ids must be integers (a string id gets no reply at
+// (the firmware's mcp_server.cc and docs/mcp-protocol.md at https://github.com/78/xiaozhi-esp32): ids must be integers (a string id gets no reply at
 // all), `params: null` is dropped silently, error objects carry only `message` (no `code`), replies
 // arrive out of order, and anything malformed is simply never answered, so every request has its
 // own timeout. There is no `ping`; liveness comes from the transport.

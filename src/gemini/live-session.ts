@@ -1,5 +1,5 @@
 // A Gemini Live session (ai.live.connect of @google/genai, BidiGenerateContent over WebSocket).
-// Facts that shape it (../shared/reference/voice-live-tts.md §0-§1): connect() resolves only after
+// Facts that shape it (https://ai.google.dev/gemini-api/docs/live and the SDK's live.ts): connect() resolves only after
 // `setupComplete` and never rejects when the socket closes or fails first, so it is raced against
 // the close callback and a timeout; rejections arrive as close codes (1007 bad argument or key,
 // 1008 unknown model, 1011 server fault); server messages arrive in the wire's camelCase. The

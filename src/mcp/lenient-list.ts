@@ -9,7 +9,7 @@ import { shorten } from '../text';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
-/** `{tool, path, message}` (SPEC §2); prompts and resources name themselves `prompt` / `resource`. */
+/** `{tool, path, message}` (mcp-list-tools' msg.mcp.warnings); prompts and resources name themselves `prompt` / `resource`. */
 export interface ListWarning {
   tool?: string;
   prompt?: string;

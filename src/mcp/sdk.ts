@@ -1,5 +1,6 @@
-// One place that imports the MCP client SDK (v2 split package), so the rest of the engine does not
-// care which entry point a symbol lives in.
+// The MCP client SDK's classes the session and its transports use (v2 split package), re-exported
+// from one module. Not the only importer: the OAuth helpers (oauth/) and the lenient readers take
+// what they need from '@modelcontextprotocol/client' directly, and types are imported where used.
 export {
   Client,
   StreamableHTTPClientTransport,

@@ -1,5 +1,6 @@
 // The mcp-server settings as the engine sees them: flow JSON normalised (defaults applied, numbers
 // parsed, `${VAR:-default}` expanded) so every transport reads one typed shape.
+import type { ServerSettingName } from './server-settings-declaration';
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../env-expand';
 import { shorten } from '../text';
@@ -40,24 +41,12 @@ export interface SecretEntries {
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 const TRANSPORTS: TransportKind[] = ['http', 'sse', 'stdio', 'esp32'];
 
-export interface RawServerConfig {
+/** A config node's settings as the flow holds them: the declared names (server-settings-declaration.ts). */
+export type RawServerConfig = { [K in ServerSettingName]?: unknown } & {
   id?: string;
-  name?: unknown;
-  transport?: unknown;
-  url?: unknown;
-  headers?: unknown;
-  command?: unknown;
-  args?: unknown;
-  cwd?: unknown;
-  env?: unknown;
-  listener?: unknown;
-  deviceId?: unknown;
-  timeout?: unknown;
-  protocolVersion?: unknown;
   /** The `secrets` credential: JSON text (or object) of SecretEntries. */
   secrets?: unknown;
-  auth?: unknown;
-}
+};
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
 export function normalizeSettings(raw: RawServerConfig, token?: string, env: EnvLookup = processEnvLookup): McpServerSettings {

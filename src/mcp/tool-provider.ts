@@ -38,7 +38,7 @@ export interface ListToolsResult {
   tools: Tool[];
   pages: number;
   server: ServerIdentity;
-  /** What the lenient reading repaired or left out ({tool, path, message}, SPEC §2). */
+  /** What the lenient reading repaired or left out ({tool, path, message}, as in mcp-list-tools' msg.mcp.warnings). */
   warnings?: ListWarning[];
 }
 

@@ -44,7 +44,7 @@ export function resultText(result: CallToolResult): string {
     .join('\n');
 }
 
-/** Any JSON value counts (SPEC: "JSON-parsed single text item"), so a device's "true" becomes true. */
+/** Any JSON value counts (the call-tool help: "a single text item parsed as JSON"), so a device's "true" becomes true. */
 function tryJson(text: string): unknown {
   const t = text.trim();
   if (!t) return undefined;

@@ -1,6 +1,6 @@
 // JSON Schema -> Gemini's OpenAPI-subset `Schema` (the `parameters` field of a FunctionDeclaration,
 // and the only form the Live API and some SDKs take). Field list and upper-case types per
-// ../shared/reference/gemini-api.md §3.1. Input is a schema already through clean-json-schema (refs
+// Gemini's Schema reference (https://ai.google.dev/api/caching#Schema). Input is a schema already through clean-json-schema (refs
 // inlined) and flatten-root (one object root). What Gemini can say is kept (every anyOf branch, enums,
 // bounds, formats it knows); what it cannot is removed, reported with its path, and stated in the
 // description when a model needs it to call the tool right.

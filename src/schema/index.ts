@@ -1,5 +1,5 @@
-// The tool schema compiler: MCP tools -> the declarations each LLM provider accepts (SPEC §2
-// "Transformation rules"). Pure functions: no Node-RED, no I/O.
+// The tool schema compiler: MCP tools -> the declarations each LLM provider accepts (the
+// rules the mcp-list-tools help lists under Details: nodes/mcp-list-tools/help.html). Pure functions: no Node-RED, no I/O.
 import type { Tool } from '@modelcontextprotocol/client';
 import { cleanJsonSchema } from './clean-json-schema';
 import { flattenRoot } from './flatten-root';

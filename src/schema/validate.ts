@@ -1,6 +1,6 @@
 // Checks compiled declarations against what each provider documents it accepts, so a flow (and our
-// tests) learn about a 400 before the provider sends one. Sources: ../shared/reference/gemini-api.md §3
-// (Gemini Schema fields, enum/format/items/required rules, name rule); Anthropic and OpenAI reject
+// tests) learn about a 400 before the provider sends one. Sources: https://ai.google.dev/api/caching#Schema
+// and https://ai.google.dev/gemini-api/docs/function-calling (Gemini Schema fields, enum/format/items/required rules, name rule); Anthropic and OpenAI reject
 // anyOf/oneOf/allOf at the top of a tool schema (anthropics/claude-code#40075, anomalyco/opencode#35516)
 // and take names matching ^[a-zA-Z0-9_-]{1,64}$.
 import { MAX_SCHEMA_DEPTH, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './clean-json-schema';

@@ -1,5 +1,5 @@
 // An `mcp-tool-in` node's settings turned into a tool definition, checked: the name pattern of
-// SPEC §8, schemas that compile, annotations limited to the four hints. Throws with what to fix.
+// nodes/mcp-tool-in/help.html, schemas that compile, annotations limited to the four hints. Throws with what to fix.
 import { compileArgumentCheck, type ArgumentCheck } from '../schema/json-schema-dialect';
 import { pathOf, segmentsOf } from './object-graph/model';
 import type { Tool } from './types';

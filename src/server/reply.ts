@@ -1,4 +1,4 @@
-// What a flow's answer becomes on the wire (SPEC §8 mcp-tool-out): a string is text; an object is
+// What a flow's answer becomes on the wire (nodes/mcp-tool-out/help.html): a string is text; an object is
 // structuredContent plus its JSON as text (an array is wrapped as {items}: structuredContent must
 // be an object); a Buffer with an image/* or audio/* type is image/audio content. `content` given
 // explicitly (MCP content blocks) is used as it is, for embedded resources and mixed answers.

@@ -92,8 +92,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  // A body left unread (refused before reading, or over the limit) is not drained: the connection closes.
-  if (!res.req?.complete) headers.connection = 'close';
+  if (res.req && !res.req.complete) closeAfterAnswer(res);
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
@@ -108,6 +107,32 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   } finally {
     res.end();
   }
+}
+
+/** What of an unread body is discarded after the answer, at most, before the connection is cut. */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 2000;
+
+/**
+ * A body left unread (a refused caller's, or one over the limit) is not read to its end: after the
+ * answer, Node discards what still arrives; past 1 MiB or 2 s the connection is cut. Cutting it at
+ * once would lose the answer itself: a TCP reset makes the client drop what it had not read yet.
+ */
+function closeAfterAnswer(res: ServerResponse): void {
+  const req = res.req;
+  res.once('finish', () => {
+    let discarded = 0;
+    const cut = () => req.socket.destroy();
+    const timer = setTimeout(cut, LINGER_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_BYTES) cut();
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.socket.once('close', () => clearTimeout(timer));
+    req.resume();
+  });
 }
 
 /** The JSON-RPC error answer for a refused body. */

@@ -3,14 +3,14 @@
 // protocol version; MQTT: a UDP session whose key/nonce go into the hello answer), then hands over
 // the device's JSON and binary frames, and closes the channel when the device goes. The hub makes
 // one Conversation per channel and, by mode, emits utterances ("flow") or bridges to Gemini Live
-// ("live"). It is also the VoiceListener that esp32-say speaks through.
+// ("live"). It is also the DeviceConversations that esp32-say speaks through.
 import { Conversation } from './conversation';
 import { decodeAudioFrame, encodeAudioFrame, protocolVersion } from './binary-protocol';
 import { DEFAULT_DOWNLINK, helloAudioParams, type AudioParams } from './device-link';
 import { LiveBridge, type LiveBridgeEvent } from './live-bridge';
 import { UdpAudioServer, type UdpHelloPart } from './udp-audio-server';
 import type { Utterance } from './conversation';
-import type { VoiceListener } from './voice-listener';
+import type { DeviceConversations } from './device-conversations';
 import type { AudioChannels } from '../esp32/listener';
 import type { LiveEvents, LiveSession } from '../gemini/live-session';
 
@@ -52,7 +52,7 @@ export interface HubStats {
   badFrames: number;
 }
 
-export class VoiceHub implements VoiceListener, AudioChannels {
+export class VoiceHub implements DeviceConversations, AudioChannels {
   readonly stats: HubStats = { badFrames: 0 };
   private readonly channels = new Map<string, VoiceChannel>();
   private udp: Promise<UdpAudioServer> | undefined;

@@ -2,7 +2,7 @@
 // package installed in that userDir's node_modules as a symlink to the built package. The editor
 // test drives it through Chromium, so nothing here is the test helper's in-process runtime.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../peers/free-port';
@@ -22,7 +22,7 @@ const PACKAGE_NAME = 'node-red-contrib-mcp-gemini';
  * in dist/). Default: this repository.
  */
 export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Promise<NodeRedProcess> {
-  if (!existsSync(join(packageDir, 'dist', 'nodes', 'mcp-server.js'))) {
+  if (!existsSync(join(packageDir, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
     throw new Error(`${packageDir}/dist is missing: run \`npm run build\` first (npm test does)`);
   }
   assertBuildCurrent(packageDir);
@@ -115,14 +115,16 @@ async function waitForEditor(url: string, log: () => string, exited: Promise<voi
   throw new Error(`Node-RED did not start within 60 s:\n${log()}`);
 }
 
-/** The editor runs dist/nodes/*.html: a stale build would test yesterday's dialogs. */
+/** The editor runs dist/nodes/<type>/index.html: a stale build would test yesterday's dialogs. */
 function assertBuildCurrent(packageDir: string): void {
   const sources = join(packageDir, 'nodes');
   if (!existsSync(sources)) return; // a packed copy without sources
-  for (const f of readdirSync(sources).filter((n) => n.endsWith('.html'))) {
-    const built = join(packageDir, 'dist', 'nodes', f);
-    if (!existsSync(built) || readFileSync(built, 'utf8') !== readFileSync(join(sources, f), 'utf8')) {
-      throw new Error(`dist/nodes/${f} differs from nodes/${f}: run \`npm run build\` first (npm test does)`);
-    }
+  for (const type of readdirSync(sources).filter((n) => existsSync(join(sources, n, 'editor.ts')))) {
+    const built = join(packageDir, 'dist', 'nodes', type, 'index.html');
+    const stale =
+      !existsSync(built) ||
+      ['editor.html', 'help.html'].some((f) => !readFileSync(built, 'utf8').includes(readFileSync(join(sources, type, f), 'utf8').trimEnd())) ||
+      statSync(join(sources, type, 'editor.ts')).mtimeMs > statSync(built).mtimeMs;
+    if (stale) throw new Error(`dist/nodes/${type}/index.html is older than nodes/${type}/: run \`npm run build\` first (npm test does)`);
   }
 }

@@ -1,51 +1,37 @@
-// esp32-say in the real Node-RED runtime. The esp32-listener is being rebuilt elsewhere, so a
-// stand-in config node exposes the same `voice` seam (src/voice/voice-listener.ts) over the voice
-// harness: a real WebSocket, the device simulator's speaker judging what arrives, the fake Gemini
-// doing TTS.
+// esp32-say in the real Node-RED runtime with a real esp32-listener (voice "flow", on Node-RED's
+// own port) and no esp32-mcp-in: esp32-say is a user of the listener by itself, so the listener
+// opens for it and it shows the listener's status. The simulated device connects over WebSocket and
+// its speaker judges what arrives; the fake Gemini does the TTS.
 import { strict as assert } from 'node:assert';
 import { encodeWav } from '../../src/audio';
-import { Conversation } from '../../src/voice/conversation';
-import type { VoiceListener } from '../../src/voice/voice-listener';
 import { startFakeGemini, reply, ANSWER_PCM, type FakeGemini } from '../peers/fake-gemini';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { fromRuntime, helper } from '../helpers/runtime';
-import { startWsVoiceServer, type WsVoiceServer } from '../voice/voice-harness';
+import { waitFor } from '../helpers/wait';
 
 const KEY = 'AIzaSy-say-test-key-DO-NOT-LEAK-77';
 const DEVICE = 'aa:bb:cc:dd:00:01';
+const DEVICE_TOKEN = 'say-test-device-token';
+const PATH = '/xiaozhi/say-test/';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 const sayNode = require('../../nodes/esp32-say');
+const listenerNode = require('../../nodes/esp32-listener');
 const catchNode = require(fromRuntime('@node-red/nodes/core/common/25-catch.js'));
-
-const byDevice = new Map<string, Conversation>();
-const voiceSeam: VoiceListener = { voiceMode: 'flow', conversation: (id) => byDevice.get(id) };
-function standInListener(RED: any) {
-  RED.nodes.registerType('test-voice-listener', function (this: any, config: any) {
-    RED.nodes.createNode(this, config);
-    this.voice = voiceSeam;
-  });
-}
+const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
 
 describe('esp32-say', () => {
   let fake: FakeGemini;
-  let server: WsVoiceServer;
   let device: XiaozhiWsDevice;
   let voice: DeviceVoice;
   before((done) => void helper.startServer(done));
   after(() => helper.stopServer());
+  let statuses: any[];
   beforeEach(async () => {
     fake = await startFakeGemini({ apiKey: KEY });
-    server = await startWsVoiceServer((base, who) => {
-      const c = new Conversation(base);
-      byDevice.set(who.id, c);
-      c.on('close', () => byDevice.delete(who.id));
-      return c;
-    });
-    device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: DEVICE, fixture: lichuangDev() });
-    voice = await DeviceVoice.overWebSocket(device);
+    statuses = [];
     const flow = [
       { id: 'tab', type: 'tab' },
-      { id: 'listener', type: 'test-voice-listener' },
+      { id: 'listener', type: 'esp32-listener', name: 'voice', transport: 'websocket', path: PATH, voice: 'flow' },
       {
         id: 'say',
         type: 'esp32-say',
@@ -61,14 +47,23 @@ describe('esp32-say', () => {
       { id: 'out', type: 'helper', z: 'tab', x: 300, y: 100 },
       { id: 'catcher', type: 'catch', z: 'tab', scope: null, uncaught: false, wires: [['caught']], x: 100, y: 200 },
       { id: 'caught', type: 'helper', z: 'tab', x: 300, y: 200 },
+      { id: 'watch', type: 'status', z: 'tab', scope: ['say'], wires: [['statuses']], x: 100, y: 300 },
+      { id: 'statuses', type: 'helper', z: 'tab', x: 300, y: 300 },
     ];
-    await helper.load([standInListener, sayNode, catchNode], flow, { say: { apiKey: KEY } });
+    await helper.load([listenerNode, sayNode, catchNode, statusNode], flow, { say: { apiKey: KEY }, listener: { tokens: DEVICE_TOKEN } });
+    helper.getNode('statuses').on('input', (m: any) => statuses.push(m.status));
+    const url = helper.url().replace('http', 'ws') + PATH;
+    device = await XiaozhiWsDevice.connect({ url, deviceId: DEVICE, token: DEVICE_TOKEN, fixture: lichuangDev() });
+    voice = await DeviceVoice.overWebSocket(device);
   });
   afterEach(async () => {
-    await helper.unload();
     device.close();
-    await server.close();
+    await helper.unload();
     await fake.close();
+  });
+
+  it('opens the listener by itself (no esp32-mcp-in in the flow) and shows its status', async () => {
+    await waitFor(() => statuses.some((st) => /1 device\(s\)/.test(st.text ?? '')), 'esp32-say showing the connected device');
   });
 
   function send(msg: Record<string, unknown>): Promise<{ out?: any; caught?: any }> {

@@ -1,4 +1,4 @@
-// Who gets in (issue 12 point 4), on real sockets: a default listener refuses every device, tokens
+// Who gets in (docs/esp32.md, "Who may connect"), on real sockets: a default listener refuses every device, tokens
 // are needed unless `anonymous`, a connection without a token cannot take over a connected device
 // id, and a repeated hello on one connection is answered once. WebSocket and the MQTT gateway.
 import assert from 'node:assert/strict';

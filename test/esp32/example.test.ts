@@ -8,8 +8,8 @@ import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, OTTO_ID } from './helpers';
 
 const extraNodes = [
-  require('../../nodes/esp32-listener.ts'),
-  require('../../nodes/esp32-mcp-in.ts'),
+  require('../../nodes/esp32-listener/index.ts'),
+  require('../../nodes/esp32-mcp-in/index.ts'),
   require(fromRuntime('@node-red/nodes/core/common/20-inject.js')),
   require(fromRuntime('@node-red/nodes/core/common/90-comment.js')),
 ];

@@ -9,7 +9,7 @@ import { freePort } from '../peers/free-port';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection } from './helpers';
 import type { Esp32Listener } from '../../src/esp32/listener';
 
-const esp32Nodes = [require('../../nodes/esp32-listener.ts'), require('../../nodes/esp32-mcp-in.ts')];
+const esp32Nodes = [require('../../nodes/esp32-listener/index.ts'), require('../../nodes/esp32-mcp-in/index.ts')];
 const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
 const runtimeEvents = require(fromRuntime('@node-red/util')).events;
 /** The listener's token, as a device's OTA settings would carry it. */

@@ -10,7 +10,11 @@ export const fromRuntime = (id: string) => (runtimeRoot ? require.resolve(id, { 
 helper.init(fromRuntime('node-red'));
 if (runtimeRoot) console.log(`  Node-RED ${require(fromRuntime('node-red/package.json')).version} from ${runtimeRoot}, Node ${process.version}`);
 
-export const mcpNodes = [require('../../nodes/mcp-server.ts'), require('../../nodes/mcp-list-tools.ts'), require('../../nodes/mcp-call-tool.ts')];
+export const mcpNodes = [
+  require('../../nodes/mcp-server/index.ts'),
+  require('../../nodes/mcp-list-tools/index.ts'),
+  require('../../nodes/mcp-call-tool/index.ts'),
+];
 export const catchNode = require(fromRuntime('@node-red/nodes/core/common/25-catch.js'));
 export const functionNode = require(fromRuntime('@node-red/nodes/core/function/10-function.js'));
 

@@ -55,7 +55,7 @@ describe('lenient reading: gemini-agent and an ESP32 device (real runtime)', fun
 
 describe('lenient reading: ESP32 device with malformed tools (real runtime)', function () {
   this.timeout(30000);
-  const esp32Nodes = [require('../../nodes/esp32-listener.ts'), require('../../nodes/esp32-mcp-in.ts')];
+  const esp32Nodes = [require('../../nodes/esp32-listener/index.ts'), require('../../nodes/esp32-mcp-in/index.ts')];
   const DEVICE_TOKEN = 'lenient-device-token';
   let device: XiaozhiWsDevice | undefined;
   before(startRuntime);

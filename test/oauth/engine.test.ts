@@ -10,7 +10,7 @@ import { PendingSignIns } from '../../src/mcp/oauth/pending-sign-ins';
 import { startSignIn, type PendingSignIn } from '../../src/mcp/oauth/sign-in';
 import type { OAuthState, OAuthStateStore } from '../../src/mcp/oauth/state';
 import { OAuthTokenProvider } from '../../src/mcp/oauth/token-provider';
-import { oauthStateStore } from '../../nodes/lib/oauth-store';
+import { oauthStateStore } from '../../nodes/mcp-server/oauth-store';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { HaIndieAuth } from '../peers/oauth/ha-indieauth';
 import { loginAtHa, REDIRECT } from './ha-login';

@@ -332,8 +332,8 @@ describe('test peers', function () {
         }
         assert.deepEqual(seen, [first.nextCursor, first.nextCursor, first.nextCursor, first.nextCursor]);
         // Why the node cannot lean on the SDK here: its aggregating listTools() stops silently when a
-        // page repeats the previous one and returns page 1 only (SDK 2.4 _walkPages), where SPEC
-        // wants an error.
+        // page repeats the previous one and returns page 1 only (SDK 2.4 _walkPages), where mcp-list-tools'
+        // help promises an error.
         const { tools } = await client.listTools();
         assert.equal(tools.length, 3, 'SDK 2.4 truncates silently on a repeated page');
       } finally {

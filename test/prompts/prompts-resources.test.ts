@@ -7,7 +7,7 @@ import { everythingStdio, startEverything, type EverythingServer } from '../peer
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { load, nextMessages, send, sleep, startRuntime, stopRuntime, helper, type FlowNode } from '../helpers/runtime';
 
-const promptNodes = [require('../../nodes/mcp-prompt.ts'), require('../../nodes/mcp-resource.ts')];
+const promptNodes = [require('../../nodes/mcp-prompt/index.ts'), require('../../nodes/mcp-resource/index.ts')];
 
 function flow(server: Record<string, unknown>, extra: FlowNode[] = []): FlowNode[] {
   return [

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
 
-const geminiAgentNode = require('../../nodes/gemini-agent.ts');
+const geminiAgentNode = require('../../nodes/gemini-agent/index.ts');
 const KEY = 'AIzaSy-reliability-key-0123456789';
 
 describe('hostile Gemini: every prompt ends at Catch with a message that says what happened', function () {

@@ -13,7 +13,7 @@ const GEMINI_KEY = 'AIzaSy-gemini-SECRET-3e9d0c';
 const ALL = [TOKEN, API_KEY_HEADER, GEMINI_KEY];
 
 const statusNode = require(fromRuntime('@node-red/nodes/core/common/25-status.js'));
-const geminiAgentNode = require('../../nodes/gemini-agent.ts');
+const geminiAgentNode = require('../../nodes/gemini-agent/index.ts');
 
 function assertClean(what: string, value: unknown): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

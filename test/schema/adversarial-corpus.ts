@@ -1,4 +1,4 @@
-// Schemas and names that break LLM providers in the wild (see issue 3 and gemini-api.md §3): every
+// Schemas and names that break LLM providers in the wild (see https://ai.google.dev/api/caching#Schema): every
 // construct the compiler must either keep, rewrite or report. Each entry says what it attacks.
 import type { Tool } from '@modelcontextprotocol/client';
 

@@ -89,7 +89,7 @@ describe("security: the editor's Test routes send a stored secret only where it 
   this.timeout(30_000);
   let deployed: Awaited<ReturnType<typeof recorder>>;
   let elsewhere: Awaited<ReturnType<typeof recorder>>;
-  const agentNode = require('../../nodes/gemini-agent.ts');
+  const agentNode = require('../../nodes/gemini-agent/index.ts');
 
   before(async () => {
     await startRuntime();

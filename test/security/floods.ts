@@ -1,7 +1,6 @@
 // Floods an attacker sends without credentials: an HTTP body streamed as fast as the server takes
 // it, and a raw MQTT CONNECT that announces a huge packet and then streams junk. Each stops when the
 // server answers or closes, and reports how much it managed to send.
-import { request } from 'node:http';
 import { connect } from 'node:net';
 
 const CHUNK = Buffer.alloc(1024 * 1024, 0x61);
@@ -12,35 +11,66 @@ export interface HttpFloodResult {
   sentBytes: number;
 }
 
-/** POSTs up to `totalBytes` to `url` (1 MiB writes, honouring backpressure) until the server answers. */
+/**
+ * POSTs up to `totalBytes` to `url` over a raw socket (1 MiB writes, honouring backpressure) and
+ * stops writing once the server answers or closes. A raw socket, not node:http, because a server
+ * that refuses early closes the connection while the client is still writing: node:http then
+ * reports the write error and drops the answer that had already arrived.
+ */
 export function httpFlood(url: string, totalBytes: number, headers: Record<string, string>): Promise<HttpFloodResult> {
+  const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve) => {
     let sentBytes = 0;
+    let received = Buffer.alloc(0);
     let settled = false;
-    const done = (result: Omit<HttpFloodResult, 'sentBytes'>) => {
+    const socket = connect(Number(port), hostname);
+    const answered = () => received.includes('\r\n\r\n');
+    const finish = () => {
       if (settled) return;
       settled = true;
-      req.destroy();
-      resolve({ ...result, sentBytes });
+      socket.destroy();
+      const text = received.toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+      resolve({ status: status ? Number(status) : undefined, body: /chunked/i.test(text.split('\r\n\r\n')[0]) ? dechunk(body) : body, sentBytes });
     };
-    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(totalBytes) } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => done({ status: res.statusCode, body }));
-      res.on('error', () => done({ status: res.statusCode, body }));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
     });
-    req.on('error', () => setTimeout(() => done({ body: '' }), 500)); // a reset may race the answer
-    const pump = () => {
-      while (!settled && sentBytes < totalBytes) {
-        const piece = CHUNK.subarray(0, Math.min(CHUNK.length, totalBytes - sentBytes));
-        sentBytes += piece.length;
-        if (!req.write(piece)) return void req.once('drain', pump);
-      }
-      if (!settled) req.end();
-    };
-    pump();
+    socket.on('error', () => undefined); // EPIPE/ECONNRESET once the server closed: the answer is in `received`
+    socket.on('close', finish);
+    socket.on('connect', () => {
+      const head = [
+        `POST ${pathname} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        `Content-Length: ${totalBytes}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
+      socket.write(head.join('\r\n') + '\r\n\r\n');
+      const pump = () => {
+        while (!socket.destroyed && !answered() && sentBytes < totalBytes) {
+          const piece = CHUNK.subarray(0, Math.min(CHUNK.length, totalBytes - sentBytes));
+          sentBytes += piece.length;
+          if (!socket.write(piece)) return void socket.once('drain', pump);
+        }
+        // Sent everything (or answered): wait for the rest of the answer, then close ourselves.
+        setTimeout(finish, 2000).unref();
+      };
+      pump();
+    });
   });
+}
+
+function dechunk(body: string): string {
+  let out = '';
+  let rest = body;
+  for (;;) {
+    const line = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, line), 16);
+    if (!size) return out;
+    out += rest.slice(line + 2, line + 2 + size);
+    rest = rest.slice(line + 2 + size + 2);
+  }
 }
 
 /** MQTT's variable byte integer (the fixed header's remaining length). */

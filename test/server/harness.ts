@@ -5,7 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { catchNode, functionNode, helper } from '../helpers/runtime';
 
-export const endpointNodes = [require('../../nodes/mcp-endpoint.ts'), require('../../nodes/mcp-tool-in.ts'), require('../../nodes/mcp-tool-out.ts')];
+export const endpointNodes = [
+  require('../../nodes/mcp-endpoint/index.ts'),
+  require('../../nodes/mcp-tool-in/index.ts'),
+  require('../../nodes/mcp-tool-out/index.ts'),
+];
 
 let httpNode: ((req: unknown, res: unknown) => void) | undefined;
 /** A node module whose only job is to hand the test the runtime's httpNode app. */

@@ -1,4 +1,4 @@
-// A small home in the shape seed 002 describes, as a flow would keep it in global context.
+// A small home in the shape docs/mcp-endpoint.md describes, as a flow would keep it in global context.
 export function home() {
   return {
     $title: 'Home',

@@ -40,7 +40,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return { result, data: result.structuredContent as any, text: textOf(result) };
 }
 
-describe('object graph (seed 002) over context', function () {
+describe('object graph over context', function () {
   this.timeout(30000);
   let c: Awaited<ReturnType<typeof connect>>;
   before(startEndpointRuntime);

@@ -1,4 +1,4 @@
-// What mcp-tool-out's message becomes on the wire (SPEC §8), checked against the MCP result shape.
+// What mcp-tool-out's message becomes on the wire (nodes/mcp-tool-out/help.html), checked against the MCP result shape.
 import assert from 'node:assert/strict';
 import { resultFromCaughtError, resultFromReply } from '../../src/server/reply';
 

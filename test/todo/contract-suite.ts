@@ -1,11 +1,11 @@
-// The todo server's contract (shared/seeds/003), as one suite run against every pairing of
+// The todo server's contract (docs/todo-server.md; its four schemas in contract-tool-schemas.json), as one suite run against every pairing of
 // transport (stdio, Streamable HTTP) and storage (PGlite directory, PostgreSQL server). Every todo
 // it creates carries this run's own tag and every listing filters on it, so the suite also runs
 // against a database that already holds other rows.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import seed from './seed-003-tool-schemas.json';
+import contract from './contract-tool-schemas.json';
 import { outcomeOf, type RunningTodoServer } from './todo-server-process';
 
 export interface ContractTarget {
@@ -71,7 +71,7 @@ export function defineContractSuite(target: ContractTarget): void {
     const { tools } = await server.client.listTools();
     assert.deepEqual(
       tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),
-      seed.tools,
+      contract.tools,
     );
   });
 

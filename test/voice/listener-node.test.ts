@@ -10,7 +10,7 @@ import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice, frameForS
 import { decodeWav } from '../../src/audio';
 import type { VoiceHub } from '../../src/voice/voice-hub';
 
-const voiceNodes = [require('../../nodes/esp32-listener.ts'), require('../../nodes/esp32-mcp-in.ts'), require('../../nodes/esp32-say.ts')];
+const voiceNodes = [require('../../nodes/esp32-listener/index.ts'), require('../../nodes/esp32-mcp-in/index.ts'), require('../../nodes/esp32-say/index.ts')];
 const PATH = '/xiaozhi/voice-test/';
 const ANSWER_MS = 1200;
 

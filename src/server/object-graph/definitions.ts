@@ -1,4 +1,4 @@
-// The six object-graph tools of seed 002 as MCP tool definitions.
+// The six object-graph tools (docs/mcp-endpoint.md, "Your home as an object graph") as MCP tool definitions.
 import type { Tool } from '../types';
 
 const path = { type: 'string', description: 'Slash-separated path from the exposed root, e.g. /home/bedroom/thermostat' };

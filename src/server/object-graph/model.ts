@@ -1,4 +1,4 @@
-// How plain context data reads as seed 002's object graph: an object is a subject, its `$`-keys
+// How plain context data reads as the endpoint's object graph (docs/mcp-endpoint.md): an object is a subject, its `$`-keys
 // are its metadata ($type, $interfaces, $title, $icon, $types), a `{value, unit}` object is a
 // property with a unit, any other non-object value is a property. Paths are `/`-separated.
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

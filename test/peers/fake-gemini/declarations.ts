@@ -1,5 +1,5 @@
 // Function declarations checked the way the Gemini API checks them, written from the API's
-// documentation and its observed 400s (../shared/reference/gemini-api.md §3), never from our own
+// documentation and its observed 400s (https://ai.google.dev/api/caching#Schema), never from our own
 // src/: a bug in the schema compiler must make the fake refuse the request.
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 const TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);

@@ -1,5 +1,5 @@
 // A fake Gemini API on 127.0.0.1 for the real @google/genai client (reached through
-// httpOptions.baseUrl). It speaks the REST wire format of ../shared/reference/gemini-api.md §1-§2, §9:
+// httpOptions.baseUrl). It speaks the REST wire format of https://ai.google.dev/api/generate-content (and what @google/genai sends):
 // /v1/, /v1beta/, /v1alpha/; :generateContent and :streamGenerateContent?alt=sse (every event
 // ended by a blank line, CRLF as the real server); Google error bodies; and enforces the server's
 // rules (./rules.ts). Each test scripts its answers and reads back every request it received.

@@ -1,5 +1,5 @@
 // The fake's Gemini Live API: BidiGenerateContent over WebSocket, spoken as documented
-// (https://ai.google.dev/api/live; ../shared/reference/voice-live-tts.md §1). The SDK asks for
+// (https://ai.google.dev/api/live). The SDK asks for
 // `//ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=K` (double
 // slash with a bare baseUrl), so the route matches on the path's end. Rules enforced with the real
 // close codes: `setup` first and only once (1007), exactly one of clientContent | realtimeInput |

@@ -1,5 +1,5 @@
 // The request checks the real Gemini API applies, each switchable, with the real 400 texts
-// (../shared/reference/gemini-api.md §2.3-§2.7, §3). A rule violation answers 400 exactly as Gemini
+// (https://ai.google.dev/gemini-api/docs/function-calling, https://ai.google.dev/gemini-api/docs/thought-signatures, https://ai.google.dev/api/caching#Schema). A rule violation answers 400 exactly as Gemini
 // would, so the client under test sees what it would see in production.
 import { declarationProblems } from './declarations';
 

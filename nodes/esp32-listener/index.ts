@@ -1,0 +1,80 @@
+// `esp32-listener` config node: owns one device listener (WebSocket on Node-RED's server or its
+// own port, MQTT client, or the embedded MQTT gateway) for `esp32-mcp-in` nodes and `mcp-server`
+// nodes with transport "esp32". Settings are parsed and devices served in src/esp32; this adapter
+// wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route, and
+// with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; voice-hub-node.ts).
+import { errorMessage } from '../../src/errors';
+import { nodeEnvLookup } from '../shared/node-env';
+import { parseListenerSettings, type RawListenerConfig } from '../../src/esp32/listener-settings';
+import { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import type { Esp32ListenerSettings } from '../../src/esp32/listener';
+import { oncePerAdminApp } from '../shared/admin-routes';
+import { registerEsp32DeviceRoutes } from './devices-route';
+import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
+import { translator } from '../shared/i18n';
+import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
+import type { Node, NodeDef, RED } from '../shared/red-types';
+
+export = function (RED: RED) {
+  const t = translator(RED, 'esp32-listener');
+  function Esp32ListenerNode(this: Esp32ListenerConfigNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const name = String(def.name || def.id);
+    let settings: Esp32ListenerSettings | Error;
+    let voice: NodeVoiceHub | undefined;
+    const env = nodeEnvLookup(RED, node);
+    try {
+      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, env);
+      if (settings.transport === 'websocket' && settings.port === undefined) {
+        settings.httpServer = RED.server;
+        settings.path = joinPath(RED.settings.httpNodeRoot, settings.path!);
+      }
+      settings.log = { debug: (m) => node.debug(m), warn: (m) => node.warn(m) };
+      voice = startNodeVoiceHub(RED, node, def, settings, env, () => devices);
+    } catch (err) {
+      // Never throw from a constructor: report once, and every user shows the red status.
+      settings = new Error(errorMessage(err));
+      node.error(t('esp32-listener.errors.badConfig', { reason: settings.message }));
+    }
+    const devices = new SharedDeviceListener(name, settings);
+    node.devices = devices;
+    node.voice = voice?.hub;
+
+    const users = new Set<Node>();
+    devices.on('change', () => {
+      const status = listenerStatus(RED, devices.status());
+      for (const u of users) u.status(status);
+    });
+    node.register = (user: Node) => {
+      users.add(user);
+      user.status(listenerStatus(RED, devices.status()));
+      return devices.register(user);
+    };
+    node.deregister = (user: Node) => {
+      users.delete(user);
+      return devices.deregister(user);
+    };
+    node.on('close', (_removed: boolean, done: () => void) => {
+      users.clear();
+      const finish = () => (voice ? voice.close() : Promise.resolve()).then(done, done);
+      devices.close().then(finish, finish);
+    });
+  }
+
+  RED.nodes.registerType('esp32-listener', Esp32ListenerNode, {
+    credentials: {
+      tokens: { type: 'password' },
+      username: { type: 'text' },
+      password: { type: 'password' },
+      visionToken: { type: 'password' },
+      apiKey: { type: 'password' },
+    },
+  });
+  oncePerAdminApp(RED, 'esp32-listener', registerEsp32DeviceRoutes); // /esp32-listener/:id/devices
+};
+
+function joinPath(root: unknown, path: string): string {
+  const base = typeof root === 'string' && root ? root : '/';
+  return base + (base.endsWith('/') ? '' : '/') + (path.startsWith('/') ? path.slice(1) : path);
+}

@@ -1,0 +1,43 @@
+// What a user node sees of an `esp32-listener` config node: the shared device listener and
+// register/deregister, as core's websocket-listener serves websocket in/out. The listener opens
+// for its first user and closes after its last; every registered user shows the listener's status.
+import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/shared-listener';
+import { translator } from '../shared/i18n';
+import type { DeviceConversations } from '../../src/voice/device-conversations';
+import type { Node, NodeStatus, RED } from '../shared/red-types';
+
+export interface Esp32ListenerConfigNode extends Node {
+  devices: SharedDeviceListener;
+  /** The voice side (docs/voice.md) when `voice` is not "off": esp32-say speaks through it. */
+  voice?: DeviceConversations;
+  register(user: Node): Promise<void>;
+  deregister(user: Node): Promise<void>;
+}
+
+export function getListenerNode(RED: RED, id: unknown): Esp32ListenerConfigNode | undefined {
+  if (typeof id !== 'string' || !id) return undefined;
+  const n = RED.nodes.getNode(id) as Esp32ListenerConfigNode | null;
+  return n && n.type === 'esp32-listener' && typeof n.register === 'function' ? n : undefined;
+}
+
+export function listenerStatus(RED: RED, s: ListenerStatus): NodeStatus {
+  const t = translator(RED, 'esp32-listener');
+  switch (s.kind) {
+    case 'starting':
+      return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.starting') };
+    case 'failed':
+      return { fill: 'red', shape: 'ring', text: t('esp32-listener.status.failed') };
+    case 'broker':
+      return s.state === 'offline'
+        ? { fill: 'red', shape: 'ring', text: t('esp32-listener.status.brokerOffline') }
+        : { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.brokerConnecting') };
+    case 'listening': {
+      const devices = s.devices > 0 ? t('esp32-listener.status.devices', { count: s.devices }) : t('esp32-listener.status.waiting');
+      if (s.access === 'nobody') return { fill: 'red', shape: 'ring', text: t('esp32-listener.status.noToken') };
+      if (s.access === 'anonymous') return { fill: 'yellow', shape: s.devices > 0 ? 'dot' : 'ring', text: t('esp32-listener.status.anonymous', { devices }) };
+      return s.devices > 0 ? { fill: 'green', shape: 'dot', text: devices } : { fill: 'grey', shape: 'ring', text: devices };
+    }
+    default:
+      return {};
+  }
+}

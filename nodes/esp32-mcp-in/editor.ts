@@ -1,0 +1,24 @@
+// The esp32-mcp-in dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { registerDialog } from '../shared/editor/register';
+registerDialog('esp32-mcp-in', {
+  category: 'MCP',
+  color: '#8FB9E3',
+  defaults: {
+    name: { value: '' },
+    listener: { value: '', type: 'esp32-listener', required: true },
+    events: { value: '' },
+  },
+  inputs: 0,
+  outputs: 1,
+  icon: 'esp32.svg',
+  paletteLabel: 'esp32 in',
+  label: function () {
+    if (this.name) return this.name;
+    const l = RED.nodes.node(this.listener);
+    return l ? 'esp32 in · ' + RED.utils.getNodeLabel(l as never) : 'esp32 in';
+  },
+  labelStyle: function () {
+    return this.name ? 'node_label_italic' : '';
+  },
+});

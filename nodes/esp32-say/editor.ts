@@ -1,0 +1,42 @@
+// The esp32-say dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  registerDialog('esp32-say', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: {
+      name: { value: '' },
+      listener: { value: '', type: 'esp32-listener' },
+      deviceId: { value: '' },
+      tts: { value: { provider: 'gemini', model: '', voice: '' } },
+      baseUrl: { value: '' },
+    },
+    credentials: {
+      apiKey: { type: 'password' },
+    },
+    inputs: 1,
+    outputs: 1,
+    align: 'right',
+    icon: 'esp32-say.svg',
+    paletteLabel: 'esp32 say',
+    label: function () {
+      return this.name || (this.deviceId ? 'say to ' + this.deviceId : 'esp32 say');
+    },
+    labelStyle: function () {
+      return this.name ? 'node_label_italic' : '';
+    },
+    oneditprepare: function () {
+      const tts = this.tts || {};
+      $('#node-input-ttsModel').val(tts.model || '');
+      $('#node-input-ttsVoice').val(tts.voice || '');
+    },
+    oneditsave: function () {
+      this.tts = {
+        provider: 'gemini',
+        model: String($('#node-input-ttsModel').val() ?? '').trim(),
+        voice: String($('#node-input-ttsVoice').val() ?? '').trim(),
+      };
+    },
+  });
+})();

@@ -1,0 +1,88 @@
+// gemini-agent settings beyond the loop itself, kept out of the node file: the system prompt taken
+// from a server prompt (`systemPrompt: {server, name, arguments}`) and the approval gate
+// (`approval`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
+// on the input as msg.approval = {id, approved, note}.
+import { McpNodeError } from '../../src/errors';
+import { expandEnv } from '../../src/env-expand';
+import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_S, isApprovalActive, type ApprovalPolicy, type ApprovalRequestMessage } from '../../src/gemini/approval-gate';
+import { systemInstructionWithPrompt, type SystemPromptSource } from '../../src/gemini/system-prompt';
+import type { ToolExecutor } from '../../src/gemini/types';
+import { evaluateProperty, lines, numberSetting } from '../shared/input-handler';
+import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+import { getServerNode } from '../shared/server-config';
+
+export interface AgentExtras {
+  /** A problem with the settings, reported at start and on every request. */
+  problem?: string;
+  systemInstruction(own: string | undefined): Promise<string | undefined>;
+  guard(run: ToolExecutor, emit: (request: ApprovalRequestMessage) => void): ToolExecutor;
+  /** True when `msg` is an approval answer (handled: released a waiting call, or threw why not). */
+  takeApprovalAnswer(msg: NodeMessage): boolean;
+}
+
+export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
+  const gate = new ApprovalGate();
+  const timeoutS = numberSetting(def.approvalTimeout, DEFAULT_APPROVAL_TIMEOUT_S)!;
+  const policy: ApprovalPolicy = {
+    patterns: lines(def.approval),
+    destructive: def.approveDestructive === true || def.approveDestructive === 'true',
+    timeoutMs: (timeoutS > 0 ? timeoutS : DEFAULT_APPROVAL_TIMEOUT_S) * 1000,
+  };
+  const { source, problem } = systemPromptSource(RED, def.systemPrompt);
+
+  return {
+    problem,
+    systemInstruction: (own) => {
+      if (problem) throw new McpNodeError(problem, 'bad system prompt', 'GEMINI_SYSTEM_PROMPT');
+      return systemInstructionWithPrompt(source, own);
+    },
+    guard: (run, emit) => gate.guard(run, policy, emit),
+    takeApprovalAnswer(msg) {
+      const a = msg.approval as { id?: unknown; approved?: unknown; note?: unknown } | undefined;
+      if (!a || typeof a !== 'object' || typeof a.id !== 'string' || !('approved' in a)) return false;
+      // Anything but an explicit yes refuses: a malformed answer must not run a risky call.
+      const approved = a.approved === true || a.approved === 'true';
+      const note = typeof a.note === 'string' ? a.note : undefined;
+      if (!gate.answer(a.id, { approved, note })) {
+        const why = isApprovalActive(policy)
+          ? `it was answered already, waited longer than ${timeoutS} s, or the node was redeployed since`
+          : 'this node has no approval settings';
+        throw new McpNodeError(`No call waits for approval ${a.id}: ${why}`, 'unknown approval', 'GEMINI_UNKNOWN_APPROVAL');
+      }
+      return true;
+    },
+  };
+}
+
+/** The node's own system instruction: the setting (a typed input), else msg.systemInstruction. */
+export async function ownSystemInstruction(RED: RED, node: Node, def: NodeDef, msg: NodeMessage): Promise<string | undefined> {
+  let value: unknown = '';
+  if (def.systemInstruction !== undefined && def.systemInstruction !== '') {
+    value = await evaluateProperty(RED, node, def.systemInstruction, def.systemInstructionType as string | undefined, msg);
+  }
+  if (value === undefined || value === null || value === '') value = msg.systemInstruction;
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function systemPromptSource(RED: RED, value: unknown): { source?: SystemPromptSource; problem?: string } {
+  const sp = (typeof value === 'string' ? parseJson(value) : value) as { server?: unknown; name?: unknown; arguments?: unknown } | undefined;
+  if (!sp || typeof sp !== 'object' || !sp.server) return {};
+  const name = expandEnv(String(sp.name ?? '')).trim();
+  const server = getServerNode(RED, sp.server);
+  if (!server) return { problem: `System prompt: mcp-server ${String(sp.server)} is not deployed; pick a server in the node` };
+  if (!name) return { problem: 'System prompt: no prompt name; set one (Home Assistant: Assist) or clear the server' };
+  const args = typeof sp.arguments === 'string' ? (sp.arguments.trim() ? parseJson(sp.arguments) : {}) : sp.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return { problem: 'System prompt: arguments must be a JSON object of name: value pairs' };
+  }
+  return { source: { provider: server.provider, name, arguments: args as Record<string, unknown> | undefined } };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

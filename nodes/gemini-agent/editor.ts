@@ -1,0 +1,387 @@
+// The gemini-agent dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import * as dialogs from '../shared/editor';
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
+  function blankOr(test) {
+    return function (v) {
+      return v === '' || v === undefined || v === null || test(String(v).trim());
+    };
+  }
+  function isEnvRef(v) {
+    return /^\$\{[^}]+\}$/.test(v);
+  }
+  function isInt(min) {
+    return function (v) {
+      return /^\d+$/.test(v) && Number(v) >= min;
+    };
+  }
+  const editor = dialogs;
+
+  // The mcp-server config nodes of the workspace, as core's config pickers list them.
+  function serverConfigs() {
+    const configs: any[] = [];
+    RED.nodes.eachConfig(function (c: any) {
+      if (c.type === 'mcp-server') configs.push(c);
+      return true;
+    });
+    return configs;
+  }
+  function serverLabel(c) {
+    return c.name || c.url || c.command || c.id;
+  }
+
+  // System prompt: a deployed server's prompt names come from GET mcp-server/:id/prompts.
+  function prepareSystemPrompt(node, configs) {
+    const sp = node.systemPrompt || {};
+    const spServer = $('#gemini-agent-sp-server').append($('<option>').val('').text(node._('gemini-agent.systemPrompt.none')));
+    configs.forEach(function (c) {
+      $('<option>').val(c.id).text(serverLabel(c)).appendTo(spServer);
+    });
+    spServer.val(sp.server || '');
+    $('#gemini-agent-sp-name').val(sp.name || '');
+    $('#gemini-agent-sp-args').val(sp.arguments && typeof sp.arguments === 'object' ? JSON.stringify(sp.arguments) : sp.arguments || '');
+    function loadPromptNames() {
+      const id = spServer.val() as string;
+      $('.gemini-agent-sp-detail').toggle(!!id);
+      $('#gemini-agent-sp-names').empty();
+      if (!id) return;
+      editor.getJson('mcp-server/' + encodeURIComponent(id) + '/prompts', {}, function (err, r) {
+        if (!err)
+          (r.prompts || []).forEach(function (p) {
+            $('<option>').val(p.name).appendTo('#gemini-agent-sp-names');
+          });
+      });
+    }
+    spServer.on('change', loadPromptNames);
+    loadPromptNames();
+  }
+
+  // One server row: the server, its prefix, include / exclude filters and a preview of the
+  // functions it gives Gemini.
+  function addServerRow(node, configs, row, data, changed) {
+    const entry = $.extend({}, defaultEntry, data);
+    row.addClass('gemini-agent-server-row');
+    const serverRow = $('<div/>', { style: 'display:flex; gap:6px; margin-bottom:4px; align-items:center;' }).appendTo(row);
+    const select = $('<select/>', { class: 'node-input-entry-server', style: 'flex:1' }).appendTo(serverRow);
+    $('<option/>').val('').text(node._('gemini-agent.servers.pick')).appendTo(select);
+    configs.forEach(function (c) {
+      $('<option/>').val(c.id).text(serverLabel(c)).appendTo(select);
+    });
+    if (
+      entry.server &&
+      !configs.some(function (c) {
+        return c.id === entry.server;
+      })
+    ) {
+      $('<option/>')
+        .val(entry.server)
+        .text(node._('gemini-agent.servers.gone', { id: entry.server }))
+        .appendTo(select);
+    }
+    select.val(entry.server || (configs.length === 1 ? configs[0].id : ''));
+    $('<input/>', { type: 'text', class: 'node-input-entry-prefix', style: 'width:42%' })
+      .attr('placeholder', node._('gemini-agent.placeholder.prefix'))
+      .attr('title', node._('gemini-agent.label.prefix'))
+      .val(entry.prefix || '')
+      .appendTo(serverRow);
+    const filterRow = $('<div/>', { style: 'display:flex; gap:6px;' }).appendTo(row);
+    ['include', 'exclude'].forEach(function (kind) {
+      const box = $('<div/>', { style: 'flex:1' }).appendTo(filterRow);
+      $('<div/>', { class: 'gemini-agent-caption' })
+        .text(node._('gemini-agent.label.' + kind))
+        .appendTo(box);
+      $('<textarea/>', { class: 'node-input-entry-' + kind, rows: 2, style: 'width:100%' })
+        .attr('placeholder', node._('gemini-agent.placeholder.' + kind))
+        .val(entry[kind] || '')
+        .appendTo(box);
+    });
+    // Which functions this row gives Gemini after its filters (from the deployed server).
+    $('<div/>', { class: 'node-input-entry-preview gemini-agent-preview' }).appendTo(row);
+    function mark() {
+      const v = select.val();
+      select.toggleClass(
+        'input-error',
+        !v ||
+          !configs.some(function (c) {
+            return c.id === v;
+          }),
+      );
+    }
+    row.find('select, input, textarea').on('change input', function () {
+      mark();
+      changed();
+    });
+    mark();
+  }
+
+  // The rows as the dialog shows them now (saved or not).
+  function rowsOf(list) {
+    const servers: any[] = [];
+    list.editableList('items').each(function () {
+      const row = $(this);
+      servers.push({
+        server: row.find('.node-input-entry-server').val() || '',
+        include: row.find('.node-input-entry-include').val(),
+        exclude: row.find('.node-input-entry-exclude').val(),
+        prefix: row.find('.node-input-entry-prefix').val(),
+      });
+    });
+    return servers;
+  }
+
+  function prepareServerRows(node, configs) {
+    let previewTimer;
+    function schedulePreview() {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(function () {
+        previewFunctions(node, list);
+      }, 400);
+    }
+    const list = $('#node-input-servers-container').editableList({
+      // Grows with its rows (no min-height: editableList would fix its height to it): a scrolling box
+      // inside the scrolling dialog would hide the filters.
+      height: 'auto',
+      addItem: function (row, index, data) {
+        addServerRow(node, configs, row, data, schedulePreview);
+      },
+      removeItem: schedulePreview,
+      sortItems: schedulePreview,
+      removable: true,
+      sortable: true,
+    });
+    (node.servers || []).forEach(function (s) {
+      list.editableList('addItem', s);
+    });
+    schedulePreview();
+    return {
+      current: function () {
+        return rowsOf(list);
+      },
+    };
+  }
+
+  // POST gemini-agent/tools: each row's functions after its filters, or that row's own error.
+  function previewFunctions(node, list) {
+    const rows = list.editableList('items');
+    const servers = rowsOf(list);
+    if (
+      !servers.some(function (s) {
+        return s.server;
+      })
+    ) {
+      rows.find('.node-input-entry-preview').text('');
+      return;
+    }
+    editor.postJson('gemini-agent/tools', { id: node.id, config: { servers: servers } }, function (err, r) {
+      rows.each(function (i) {
+        const box = $(this).find('.node-input-entry-preview').removeClass('gemini-ok gemini-fail');
+        const want = servers[i] && servers[i].server;
+        if (!want) return box.text('');
+        if (err || !r.ok) return box.addClass('gemini-fail').text(err || r.error);
+        const hit = r.servers.filter(function (s) {
+          return s.server === want;
+        })[0];
+        if (!hit) return box.text('');
+        if (hit.error) return box.addClass('gemini-fail').text(hit.error);
+        box.addClass(hit.functions.length ? 'gemini-ok' : 'gemini-fail').text(
+          node._('gemini-agent.servers.preview', {
+            count: hit.functions.length,
+            total: hit.total,
+            names: hit.functions.join(', ') || '—',
+          }),
+        );
+      });
+    });
+  }
+
+  // Test: one prompt with the dialog as it is now (saved or not), in auto mode.
+  function prepareTestButton(node, currentServers) {
+    $('#gemini-agent-test').on('click', function (e) {
+      e.preventDefault();
+      const out = $('#gemini-agent-test-result').removeClass('gemini-ok gemini-fail').empty().text(node._('gemini-agent.test.running'));
+      const button = $(this).prop('disabled', true);
+      const config = {
+        model: $('#node-input-model').val(),
+        baseUrl: $('#node-input-baseUrl').val(),
+        apiVersion: $('#node-input-apiVersion').val(),
+        systemInstruction: $('#node-input-systemInstruction').typedInput('value'),
+        systemInstructionType: $('#node-input-systemInstruction').typedInput('type'),
+        servers: currentServers().filter(function (s) {
+          return s.server;
+        }),
+        maxSteps: $('#node-input-maxSteps').val(),
+        functionCalling: $('#node-input-functionCalling').val(),
+        temperature: $('#node-input-temperature').val(),
+        timeout: $('#node-input-timeout').val(),
+      };
+      editor.postJson(
+        'gemini-agent/test',
+        {
+          id: node.id,
+          prompt: $('#gemini-agent-test-prompt').val(),
+          apiKey: $('#node-input-apiKey').val(),
+          config: config,
+        },
+        function (err, r) {
+          button.prop('disabled', false);
+          showTestResult(node, out, err, r);
+        },
+      );
+    });
+  }
+
+  function showTestResult(node, out, err, r) {
+    out.empty();
+    if (err || !r.ok) {
+      out.addClass('gemini-fail').append($('<div/>').text(node._('gemini-agent.test.failed', { error: err || r.error })));
+      if (r && r.steps) showCalls(node, out, r.steps);
+      return;
+    }
+    out.addClass('gemini-ok');
+    $('<div/>', { id: 'gemini-agent-test-answer', class: 'gemini-agent-answer' })
+      .text(r.text || node._('gemini-agent.test.empty'))
+      .appendTo(out);
+    showCalls(node, out, r.steps);
+    const u = r.usage || {};
+    $('<div/>', { class: 'gemini-agent-caption' })
+      .text(
+        node._('gemini-agent.test.usage', {
+          model: r.model,
+          steps: r.steps.length,
+          tokens: u.totalTokenCount === undefined ? '?' : u.totalTokenCount,
+        }),
+      )
+      .appendTo(out);
+  }
+
+  function showCalls(node, out, steps) {
+    const calls: any[] = [];
+    steps.forEach(function (s) {
+      calls.push(...s.calls);
+    });
+    const box = $('<div/>', { id: 'gemini-agent-test-calls' }).appendTo(out);
+    if (!calls.length) return box.text(node._('gemini-agent.test.noCalls'));
+    $('<div/>', { class: 'gemini-agent-caption' })
+      .text(node._('gemini-agent.test.calls', { count: calls.length }))
+      .appendTo(box);
+    const ul = $('<ul/>', { style: 'margin:2px 0 2px 18px' }).appendTo(box);
+    calls.forEach(function (c) {
+      const where = c.tool && c.tool !== c.name ? ' → ' + c.tool : '';
+      $('<li/>', { class: c.isError ? 'gemini-fail' : '' })
+        .text(c.name + where + (c.server ? ' · ' + c.server : '') + (c.isError ? ' · ' + node._('gemini-agent.test.callError') : ''))
+        .appendTo(ul);
+    });
+  }
+
+  registerDialog('gemini-agent', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: {
+      name: { value: '' },
+      // A model name has no spaces; ${ENV} references are expanded at runtime.
+      model: {
+        value: 'gemini-flash-latest',
+        required: true,
+        validate: function (v) {
+          return !!v && /^\S+$/.test(String(v).trim());
+        },
+      },
+      baseUrl: {
+        value: '',
+        validate: blankOr(function (v) {
+          return isEnvRef(v) || /^https?:\/\/[^\s/]+/.test(v);
+        }),
+      },
+      apiVersion: {
+        value: 'v1beta',
+        validate: blankOr(function (v) {
+          return isEnvRef(v) || /^v\d+\w*$/.test(v);
+        }),
+      },
+      systemInstruction: { value: '' },
+      systemInstructionType: { value: 'str' },
+      // Every row must name an mcp-server config node that still exists.
+      servers: {
+        value: [],
+        validate: function (v) {
+          return (
+            !v ||
+            (Array.isArray(v) &&
+              v.every(function (e) {
+                const c = e && e.server && RED.nodes.node(e.server);
+                return !!c && c.type === 'mcp-server';
+              }))
+          );
+        },
+      },
+      toolMode: { value: 'auto' },
+      maxSteps: { value: 10, validate: isInt(1) },
+      functionCalling: { value: 'AUTO' },
+      temperature: {
+        value: '',
+        validate: blankOr(function (v) {
+          return v !== '' && !isNaN(Number(v)) && Number(v) >= 0 && Number(v) <= 2;
+        }),
+      },
+      memory: { value: 'none' },
+      historyTurns: { value: 10, validate: blankOr(isInt(0)) },
+      stream: { value: false },
+      timeout: {
+        value: 120,
+        validate: blankOr(function (v) {
+          return !isNaN(Number(v)) && Number(v) > 0;
+        }),
+      },
+      // {server, name, arguments}: a server prompt (Home Assistant: Assist) put before the system instruction.
+      systemPrompt: { value: {} },
+      approval: { value: '' },
+      approveDestructive: { value: false },
+      approvalTimeout: {
+        value: 300,
+        validate: blankOr(function (v) {
+          return !isNaN(Number(v)) && Number(v) > 0;
+        }),
+      },
+    },
+    credentials: { apiKey: { type: 'password' } },
+    inputs: 1,
+    outputs: 3,
+    icon: 'gemini.svg',
+    paletteLabel: 'gemini agent',
+    label: function () {
+      return this.name || 'gemini agent';
+    },
+    outputLabels: function (i) {
+      return this._(['gemini-agent.outputs.answer', 'gemini-agent.outputs.calls', 'gemini-agent.outputs.approval'][i]);
+    },
+    oneditprepare: function () {
+      const node = this;
+      $('#node-input-systemInstruction').typedInput({
+        default: 'str',
+        types: ['str', 'msg', 'flow', 'global', 'env'],
+        typeField: '#node-input-systemInstructionType',
+      });
+      const configs = serverConfigs();
+      prepareSystemPrompt(node, configs);
+      $('#gemini-agent-no-servers').toggle(configs.length === 0);
+      const serverRows = prepareServerRows(node, configs);
+      prepareTestButton(node, serverRows.current);
+    },
+    oneditsave: function () {
+      this.servers = rowsOf($('#node-input-servers-container')).filter(function (s) {
+        return s.server;
+      });
+      const spId = $('#gemini-agent-sp-server').val();
+      const spArgs = String($('#gemini-agent-sp-args').val() ?? '').trim();
+      let parsedArgs: Record<string, any> | string; // text that is not JSON is kept as typed, and the runtime says why
+      try {
+        parsedArgs = spArgs ? JSON.parse(spArgs) : {};
+      } catch {
+        parsedArgs = spArgs;
+      }
+      this.systemPrompt = spId ? { server: spId, name: String($('#gemini-agent-sp-name').val() ?? '').trim(), arguments: parsedArgs } : {};
+    },
+  });
+})();

@@ -1,0 +1,129 @@
+// The mcp-call-tool dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import * as dialogs from '../shared/editor';
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  registerDialog('mcp-call-tool', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: {
+      name: { value: '' },
+      server: { value: '', type: 'mcp-server', required: true },
+      tool: { value: '' },
+      arguments: { value: '' },
+      argumentsType: { value: 'msg' },
+      validate: { value: true },
+      timeout: {
+        value: '',
+        validate: function (v) {
+          return v === '' || v === undefined || Number(v) > 0;
+        },
+      },
+      output: { value: 'auto' },
+      toolErrors: { value: 'throw' },
+    },
+    inputs: 1,
+    outputs: 2,
+    outputLabels: function (i) {
+      return this._(i === 0 ? 'mcp-call-tool.outputs.result' : 'mcp-call-tool.outputs.progress');
+    },
+    icon: 'mcp-call.svg',
+    paletteLabel: 'call tool',
+    label: function () {
+      return this.name || this.tool || 'call MCP tool';
+    },
+    labelStyle: function () {
+      return this.name ? 'node_label_italic' : '';
+    },
+    oneditprepare: function () {
+      const node = this;
+      // Blank Arguments means msg.payload, or msg.payload.args for a Gemini-style call: a
+      // value-less "default" type says so instead of an empty msg field marked invalid.
+      if (!node.arguments) $('#node-input-argumentsType').val('default');
+      $('#node-input-arguments').typedInput({
+        default: 'default',
+        types: [
+          { value: 'default', label: node._('mcp-call-tool.editor.argumentsDefault'), hasValue: false },
+          'msg',
+          'json',
+          'jsonata',
+          'flow',
+          'global',
+          'env',
+        ],
+        typeField: '#node-input-argumentsType',
+      });
+      const editor = dialogs;
+      let tools: any[] = [];
+      let asked = ''; // the name the last suggestion request was for
+      let suggestTimer;
+      const dropdown = editor.serverDropdown({
+        node: node,
+        server: '#node-input-server',
+        picker: '#mcp-call-tool-select',
+        input: '#node-input-tool',
+        description: '#mcp-call-tool-description',
+        datalist: '#mcp-call-tool-list',
+        fetch: function (server, done) {
+          tools = [];
+          editor.loadTools(server, {}, done);
+        },
+        items: function (r) {
+          tools = (r.tools || []).slice().sort(function (a, b) {
+            return a.name.localeCompare(b.name);
+          });
+          return tools.map(function (t) {
+            return { value: t.name, label: t.name };
+          });
+        },
+        texts: {
+          pickServer: 'mcp-call-tool.editor.pickServer',
+          loading: 'mcp-call-tool.editor.loading',
+          pick: 'mcp-call-tool.editor.pick',
+          none: 'mcp-call-tool.editor.noTools',
+          failed: 'mcp-call-tool.editor.loadFailed',
+        },
+        loaded: function () {
+          showTool();
+        },
+      });
+      function describe(text, unknown) {
+        $('#node-input-tool').toggleClass('input-error', unknown);
+        $('#mcp-call-tool-description').toggleClass('mcp-call-tool-unknown', unknown).text(text);
+      }
+      // A name the server does not have is flagged now rather than as a failure after deploy,
+      // with the names the runtime would suggest in its error (asked from the admin route).
+      function suggest(name) {
+        asked = name;
+        clearTimeout(suggestTimer);
+        suggestTimer = setTimeout(function () {
+          askNear(name);
+        }, 250); // one request per pause in typing
+      }
+      function askNear(name) {
+        editor.suggestTools($('#node-input-server').val() as string, name, function (near) {
+          if (asked !== name || $('#node-input-tool').val() !== name || !near.length) return;
+          describe(node._('mcp-call-tool.editor.unknownToolNear', { tool: name, near: near.join(', ') }), true);
+        });
+      }
+      function showTool() {
+        const name = $('#node-input-tool').val();
+        const t = tools.find(function (x) {
+          return x.name === name;
+        });
+        const unknown = !t && !!name && tools.length > 0;
+        describe(
+          t ? t.description || node._('mcp-call-tool.editor.noDescription') : unknown ? node._('mcp-call-tool.editor.unknownTool', { tool: name }) : '',
+          unknown,
+        );
+        $('#mcp-call-tool-schema')
+          .text(t ? JSON.stringify(t.inputSchema, null, 2) : '')
+          .toggle(!!t);
+        dropdown.select(t ? t.name : '');
+        if (unknown) suggest(name);
+        else asked = '';
+      }
+      $('#node-input-tool').on('change input', showTool);
+    },
+  });
+})();

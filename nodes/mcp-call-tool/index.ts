@@ -1,0 +1,67 @@
+// `mcp-call-tool`: calls one MCP tool. The tool comes from the setting, else msg.tool, else a
+// Gemini-style call {name,args} in msg.payload (mapped back through msg.mcp.names). Arguments are
+// validated against the tool's inputSchema before anything is sent (lib/tool-call). Output 1 result,
+// output 2 progress.
+import { McpNodeError } from '../../src/errors';
+import { callReport } from '../../src/mcp/call-report';
+import { resultPayload, resultText, type OutputMode } from '../../src/mcp/tool-result';
+import { handleInput, numberSetting } from '../shared/input-handler';
+import { translator } from '../shared/i18n';
+import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+import { useServer } from '../shared/use-server';
+import { checkToolCall, toolRequestReader } from './tool-call';
+
+export = function (RED: RED) {
+  const t = translator(RED, 'mcp-call-tool');
+  function McpCallToolNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const use = useServer(RED, node, def.server);
+    const readRequest = toolRequestReader(RED, node, def, t);
+    const validate = def.validate !== false && def.validate !== 'false';
+    const timeoutSeconds = numberSetting(def.timeout, undefined);
+    const output = ((def.output as string) || 'auto') as OutputMode;
+    const toolErrors = (def.toolErrors as string) === 'output' ? 'output' : 'throw';
+    const inFlight = new Set<AbortController>();
+
+    node.on('close', (_removed: boolean, done: () => void) => {
+      // Cancelling sends notifications/cancelled for every call still running.
+      for (const c of inFlight) c.abort(new Error('node closed'));
+      inFlight.clear();
+      done();
+    });
+
+    handleInput(RED, node, async (msg: NodeMessage, send) => {
+      const server = use.required();
+      const provider = server.provider;
+      const context = { deviceId: (msg.device as { id?: string } | undefined)?.id };
+      const { tool, args } = await checkToolCall(provider, await readRequest(msg), context, validate, t);
+      const controller = new AbortController();
+      inFlight.add(controller);
+      const started = Date.now();
+      const serverInfo = provider.identity(context);
+      try {
+        const result = await provider.callTool(tool, args, {
+          context,
+          timeoutMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
+          signal: controller.signal,
+          onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
+        });
+        const mcp = callReport(result, { server: provider.identity(context), tool, args, durationMs: Date.now() - started });
+        if (result.isError) {
+          if (toolErrors === 'throw') {
+            const text = resultText(result) || 'the tool reported an error';
+            throw new McpNodeError(t('mcp-call-tool.errors.toolError', { tool, message: text }), t('mcp-call-tool.status.toolError'), 'TOOL_ERROR', { result });
+          }
+          mcp.isError = true;
+        }
+        msg.payload = resultPayload(result, output);
+        msg.mcp = mcp;
+        send([msg, null]);
+      } finally {
+        inFlight.delete(controller);
+      }
+    });
+  }
+  RED.nodes.registerType('mcp-call-tool', McpCallToolNode);
+};

@@ -1,0 +1,83 @@
+// What mcp-call-tool calls, decided before anything is sent: the tool (setting, msg.tool, or a
+// Gemini-style {name,args} payload mapped back through msg.mcp.names) and its arguments, checked to
+// be an object, against the server's tool list (with "did you mean" names) and the inputSchema.
+import { McpNodeError } from '../../src/errors';
+import { validateArguments } from '../../src/mcp/argument-validator';
+import { closeMatches } from '../../src/mcp/tool-names';
+import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/tool-provider';
+import { restoreArgumentNames } from '../../src/schema';
+import type { Translate } from '../shared/i18n';
+import { evaluateProperty } from '../shared/input-handler';
+import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+
+export interface ToolRequest {
+  tool: string;
+  args: unknown;
+  /** A Gemini-style call: its argument names may be the sanitised ones of a gemini-schema declaration. */
+  geminiStyle: boolean;
+}
+
+export interface CheckedCall {
+  tool: string;
+  args: Record<string, unknown>;
+  definition: Tool;
+}
+
+export function toolRequestReader(RED: RED, node: Node, def: NodeDef, t: Translate): (msg: NodeMessage) => Promise<ToolRequest> {
+  const configuredTool = typeof def.tool === 'string' ? def.tool.trim() : '';
+  const argumentsProp = typeof def.arguments === 'string' && def.arguments ? def.arguments : '';
+  const argumentsType = (def.argumentsType as string) || 'msg';
+  return async (msg) => {
+    const payload = msg.payload as { name?: unknown; args?: unknown } | undefined;
+    let tool = configuredTool || (typeof msg.tool === 'string' ? msg.tool : '');
+    let geminiStyle = false;
+    if (!tool && payload && typeof payload === 'object' && typeof payload.name === 'string') {
+      geminiStyle = true;
+      const names = (msg.mcp as { names?: Record<string, string> } | undefined)?.names;
+      tool = names?.[payload.name] ?? payload.name;
+    }
+    if (!tool) throw new McpNodeError(t('mcp-call-tool.errors.noTool'), t('mcp-call-tool.status.noTool'), 'NO_TOOL');
+    let args: unknown;
+    if (argumentsProp) args = await evaluateProperty(RED, node, argumentsProp, argumentsType, msg);
+    else args = geminiStyle ? (payload!.args ?? {}) : msg.payload;
+    return { tool, args, geminiStyle };
+  };
+}
+
+export async function checkToolCall(
+  provider: ToolProvider,
+  request: ToolRequest,
+  context: RequestContext,
+  validate: boolean,
+  t: Translate,
+): Promise<CheckedCall> {
+  const { tool } = request;
+  let args = request.args;
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new McpNodeError(
+      t('mcp-call-tool.errors.argsNotObject', { tool, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
+      t('mcp-call-tool.status.badArguments'),
+      'BAD_ARGUMENTS',
+    );
+  }
+  const definition = await provider.findTool(tool, context);
+  if (!definition) {
+    const { tools } = await provider.listTools({ context });
+    const near = closeMatches(
+      tool,
+      tools.map((x) => x.name),
+    );
+    throw new McpNodeError(
+      t(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool, near: near.join(', ') }),
+      t('mcp-call-tool.status.unknownTool'),
+      'UNKNOWN_TOOL',
+    );
+  }
+  if (request.geminiStyle) args = restoreArgumentNames(definition.inputSchema, args as Record<string, unknown>);
+  if (validate) {
+    const problem = validateArguments(definition, args);
+    if (problem)
+      throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
+  }
+  return { tool, args: args as Record<string, unknown>, definition };
+}

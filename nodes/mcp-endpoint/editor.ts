@@ -1,0 +1,49 @@
+// The mcp-endpoint dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  registerDialog('mcp-endpoint', {
+    category: 'config',
+    defaults: {
+      name: { value: '' },
+      path: {
+        value: '/mcp',
+        required: true,
+        validate: function (v) {
+          return /^\/[^\s?#]*$/.test(v || '');
+        },
+      },
+      instructions: { value: '' },
+      anonymous: { value: false },
+      contextStore: { value: '' },
+      roots: {
+        value: '',
+        validate: function (v) {
+          return (v || '').split(/\r?\n/).every(function (l) {
+            l = l.trim();
+            return !l || /^(global|flow:[^.\s]+)\.\S+$/.test(l);
+          });
+        },
+      },
+      writable: { value: '' },
+      maxDepth: { value: 10, validate: RED.validators.number(true) },
+      maxSubjects: { value: 100, validate: RED.validators.number(true) },
+    },
+    credentials: {
+      tokens: { type: 'password' },
+      xiaozhiEndpoint: { type: 'password' },
+    },
+    label: function () {
+      return this.name || 'MCP ' + (this.path || '/mcp');
+    },
+    oneditprepare: function () {
+      const context = (RED.settings as { context?: { stores?: string[] } }).context; // set when the runtime has context stores
+      const stores = (context && context.stores) || [];
+      const select = $('#node-config-input-contextStore');
+      stores.forEach(function (s) {
+        $('<option>').val(s).text(s).appendTo(select);
+      });
+      select.val(this.contextStore || '');
+    },
+  });
+})();

@@ -1,0 +1,78 @@
+// `mcp-endpoint` config node: an MCP server on Node-RED's own HTTP server at `path` (and, when
+// configured, over xiaozhi's outbound MCP-endpoint WebSocket). `mcp-tool-in` nodes register their
+// tools with it; the object graph over context is served when roots are configured.
+import { McpEndpoint } from '../../src/server/endpoint';
+import { HttpServing } from '../../src/server/http-endpoint';
+import { allowedHostnames } from '../../src/server/access';
+import { endpointSettings } from '../../src/server/settings';
+import { errorMessage } from '../../src/errors';
+import { expandEnvDeep } from '../../src/env-expand';
+import { translator } from '../shared/i18n';
+import { mountRoutes } from './http-node-routes';
+import { attachObjectGraph } from './object-graph';
+import { startXiaozhiLink } from './xiaozhi-link';
+import type { McpEndpointConfigNode } from './endpoint-config';
+import type { Node, NodeDef, NodeStatus, RED } from '../shared/red-types';
+
+// serverInfo.version: the package's version, as the client side announces it.
+const VERSION = '0.1.0';
+
+export = function (RED: RED) {
+  const t = translator(RED, 'mcp-endpoint');
+  function McpEndpointNode(this: McpEndpointConfigNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const users = new Set<Node>();
+    const closers: Array<() => Promise<void> | void> = [];
+    let status: NodeStatus = {};
+    try {
+      // ${VAR} in settings and credentials, as for mcp-server: one exported flow works on every machine.
+      const settings = endpointSettings(expandEnvDeep({ ...def }), expandEnvDeep({ ...(node.credentials ?? {}) }));
+      node.label = settings.name !== 'node-red' ? settings.name : settings.path;
+      node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions });
+      if (settings.roots.length) attachObjectGraph(RED, node, settings);
+      const serving = new HttpServing(node.endpoint, {
+        tokens: settings.tokens,
+        anonymous: settings.anonymous,
+        allowedHosts: allowedHostnames(),
+        onError: (err) => node.debug(errorMessage(err)),
+      });
+      closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle), () => serving.close());
+      if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
+      const open = settings.tokens.length === 0 && settings.anonymous;
+      status = open
+        ? { fill: 'yellow', shape: 'dot', text: t('mcp-endpoint.status.anonymous', { path: settings.path }) }
+        : { fill: 'green', shape: 'dot', text: settings.path };
+      if (settings.tokens.length === 0 && !settings.anonymous) {
+        status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.noTokens') };
+        node.warn(t('mcp-endpoint.errors.noTokens', { path: settings.path }));
+      }
+      // Logged, not warned: anonymous is a choice the user made; the users' yellow status keeps it visible.
+      if (open) node.log(t('mcp-endpoint.errors.anonymous', { path: settings.path }));
+    } catch (err) {
+      // Never throw from a constructor: report, and let every tool-in show the reason.
+      node.error(t('mcp-endpoint.errors.badConfig', { reason: errorMessage(err) }));
+      node.label = String(def.name || def.path || 'mcp-endpoint');
+      node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
+      status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.badConfig') };
+    }
+    // One tools/list_changed per deploy: announce when the runtime has started every node.
+    const flush = () => node.endpoint.tools.flush();
+    RED.events?.on('flows:started', flush);
+    closers.push(() => void RED.events?.removeListener('flows:started', flush));
+    node.register = (user: Node) => {
+      users.add(user);
+      user.status(status);
+    };
+    node.deregister = (user: Node) => void users.delete(user);
+    node.on('close', (_removed: boolean, done: () => void) => {
+      users.clear();
+      node.endpoint.close(t('mcp-endpoint.errors.closed'));
+      Promise.allSettled(closers.map((c) => c())).then(() => done());
+    });
+  }
+
+  RED.nodes.registerType('mcp-endpoint', McpEndpointNode, {
+    credentials: { tokens: { type: 'password' }, xiaozhiEndpoint: { type: 'password' } },
+  });
+};

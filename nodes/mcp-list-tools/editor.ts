@@ -1,0 +1,70 @@
+// The mcp-list-tools dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import * as dialogs from '../shared/editor';
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  registerDialog('mcp-list-tools', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: {
+      name: { value: '' },
+      server: { value: '', type: 'mcp-server', required: true },
+      format: { value: 'mcp' },
+      include: { value: '' },
+      exclude: { value: '' },
+      prefix: {
+        value: '',
+        validate: function (v) {
+          return !v || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
+        },
+      },
+      expected: { value: '' },
+      userOnly: { value: false },
+      property: { value: 'payload', required: true, validate: RED.validators.typedInput('msg') },
+    },
+    inputs: 1,
+    outputs: 1,
+    icon: 'mcp-list.svg',
+    paletteLabel: 'list tools',
+    label: function () {
+      return this.name || 'list MCP tools';
+    },
+    labelStyle: function () {
+      return this.name ? 'node_label_italic' : '';
+    },
+    oneditprepare: function () {
+      const node = this;
+      $('#node-input-property').typedInput({ default: 'msg', types: ['msg'] });
+      function refreshWarnings() {
+        const server = $('#node-input-server').val() as string;
+        const format = $('#node-input-format').val();
+        const box = $('#mcp-list-tools-warnings').empty().removeClass('mcp-ok');
+        if (!server || server === '_ADD_' || format === 'mcp') return;
+        box.text(node._('mcp-list-tools.editor.loading'));
+        dialogs.loadTools(server, { format: format, prefix: $('#node-input-prefix').val() as string }, function (err, r) {
+          box.empty();
+          if (err) {
+            box.text(node._('mcp-list-tools.editor.loadFailed', { error: err }));
+            return;
+          }
+          const warnings = r.warnings || [];
+          if (!warnings.length) {
+            box.addClass('mcp-ok').text(node._('mcp-list-tools.editor.noWarnings', { count: (r.tools || []).length }));
+            return;
+          }
+          $('<div>')
+            .css('font-weight', 'bold')
+            .text(node._('mcp-list-tools.editor.warnings', { count: warnings.length, tools: (r.tools || []).length }))
+            .appendTo(box);
+          warnings.slice(0, 50).forEach(function (w) {
+            $('<div>')
+              .text((w.tool || '') + ' ' + w.path + ': ' + w.message)
+              .appendTo(box);
+          });
+        });
+      }
+      $('#node-input-prefix').on('change', refreshWarnings);
+      $('#node-input-format, #node-input-server').on('change', refreshWarnings);
+    },
+  });
+})();

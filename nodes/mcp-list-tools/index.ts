@@ -1,0 +1,56 @@
+// `mcp-list-tools`: any input lists every tool of the server (all pages) and sends them in the
+// chosen format (raw MCP, Gemini, OpenAI, Anthropic) with the name map and compiler warnings.
+import { McpNodeError } from '../../src/errors';
+import { filterTools } from '../../src/mcp/tool-names';
+import { compileTools, isToolFormat } from '../../src/schema';
+import { statusWriter } from '../shared/node-status';
+import { handleInput, lines } from '../shared/input-handler';
+import { translator } from '../shared/i18n';
+import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+import { useServer } from '../shared/use-server';
+
+export = function (RED: RED) {
+  const t = translator(RED, 'mcp-list-tools');
+  function McpListToolsNode(this: Node, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const use = useServer(RED, node, def.server);
+    const format = (def.format as string) || 'mcp';
+    const include = lines(def.include);
+    const exclude = lines(def.exclude);
+    const expected = lines(def.expected);
+    const prefix = typeof def.prefix === 'string' ? def.prefix.trim() : '';
+    const property = (def.property as string) || 'payload';
+    const userOnly = def.userOnly === true || def.userOnly === 'true';
+    let lastMissing: string[] = [];
+
+    if (!isToolFormat(format)) node.error(t('mcp-list-tools.errors.badFormat', { format }));
+
+    handleInput(RED, node, async (msg: NodeMessage, send) => {
+      const server = use.required();
+      if (!isToolFormat(format)) throw new McpNodeError(t('mcp-list-tools.errors.badFormat', { format }), 'bad format', 'BAD_FORMAT');
+      const started = Date.now();
+      const deviceId = (msg.device as { id?: string } | undefined)?.id;
+      const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
+      const tools = filterTools(listed.tools, include, exclude);
+      const compiled = compileTools(tools, format, { prefix: prefix || undefined });
+      const present = new Set(listed.tools.map((t) => t.name));
+      lastMissing = expected.filter((n) => !present.has(n));
+      if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
+      RED.util.setMessageProperty(msg, property, compiled.payload, true);
+      msg.mcp = {
+        server: listed.server,
+        tools,
+        names: compiled.names,
+        warnings: [...(listed.warnings ?? []), ...compiled.warnings],
+        missing: lastMissing,
+        pages: listed.pages,
+        durationMs: Date.now() - started,
+      };
+      send(msg);
+    });
+    statusWriter(RED, node).note = () =>
+      lastMissing.length ? { fill: 'yellow', shape: 'ring', text: t('mcp-list-tools.status.missing', { count: lastMissing.length }) } : undefined;
+  }
+  RED.nodes.registerType('mcp-list-tools', McpListToolsNode);
+};

@@ -1,0 +1,48 @@
+// An mcp-server as the editor's dialog has it (saved or not), turned into session settings for the
+// routes that connect with it (Test connection, the tools of an undeployed server). The editor never
+// holds a deployed credential: it sends the password placeholder (or nothing) and we read the stored
+// one of that config node, but only while the dialog still names the URL or command line the node
+// was deployed with (secret-destinations.ts); a token or secret typed into the dialog is used as is.
+import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings';
+import { SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
+import { withStdioPaths } from '../shared/node-env';
+import { applyOAuth } from './oauth';
+import type { RED } from '../shared/red-types';
+
+export const PASSWORD_PLACEHOLDER = '__PWRD__';
+
+export interface DialogServer {
+  id?: unknown;
+  config?: Record<string, unknown>;
+  token?: unknown;
+  secrets?: unknown;
+}
+
+export function dialogSettings(RED: RED, body: DialogServer, fallbackId: string): McpServerSettings {
+  const id = typeof body.id === 'string' && body.id ? body.id : undefined;
+  const raw = { ...(body.config ?? {}), id: id ?? fallbackId };
+  const unsecured = normalizeSettings(raw);
+  const stored = storedSecretsMayGo(id, serverDestination(unsecured, describeEndpoint(unsecured)));
+  const settings = normalizeSettings({ ...raw, secrets: secretsFor(RED, body, stored) }, tokenFor(RED, body, stored));
+  // The node's OAuth tokens likewise go only where it was deployed to.
+  return applyOAuth(RED, withStdioPaths(RED, settings), stored ? (id ?? '') : '');
+}
+
+/** The stored credentials of a config node (its dialog sends the node id). */
+export function storedCredentials<T extends Record<string, unknown>>(RED: RED, id: unknown): Partial<T> | undefined {
+  if (typeof id !== 'string' || !id) return undefined;
+  return (RED.nodes as unknown as { getCredentials?(id: string): Partial<T> | undefined }).getCredentials?.(id);
+}
+
+function tokenFor(RED: RED, body: DialogServer, stored: boolean): string | undefined {
+  const token = typeof body.token === 'string' ? body.token : undefined;
+  if (token && token !== PASSWORD_PLACEHOLDER) return token;
+  if (token === PASSWORD_PLACEHOLDER && !stored) throw new Error(SECRET_STAYS);
+  return stored ? storedCredentials<{ token: string }>(RED, body.id)?.token : undefined;
+}
+
+// Secret header/env entries: what the dialog typed ({headers, env} object), else the stored credential.
+function secretsFor(RED: RED, body: DialogServer, stored: boolean): unknown {
+  if (body.secrets && typeof body.secrets === 'object') return body.secrets;
+  return stored ? storedCredentials<{ secrets: string }>(RED, body.id)?.secrets : undefined;
+}

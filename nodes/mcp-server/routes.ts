@@ -1,0 +1,15 @@
+// The admin routes under /mcp-server/: tool lists and Test connection (tools-routes.ts), a server's
+// prompts and resources (prompts-resources-routes.ts), OAuth sign-in (oauth-routes.ts).
+import { oncePerAdminApp } from '../shared/admin-routes';
+import type { RED } from '../shared/red-types';
+import { registerOAuthRoutes } from './oauth-routes';
+import { registerPromptResourceRoutes } from './prompts-resources-routes';
+import { registerServerToolRoutes } from './tools-routes';
+
+export function registerServerRoutes(RED: RED): void {
+  oncePerAdminApp(RED, 'mcp-server', () => {
+    registerServerToolRoutes(RED); //        /mcp-server/:id/tools, /mcp-server/test, /mcp-server/tools
+    registerPromptResourceRoutes(RED); //    /mcp-server/:id/prompts, /mcp-server/:id/resources
+    registerOAuthRoutes(RED); //             /mcp-server/oauth/…
+  });
+}

@@ -1,0 +1,71 @@
+// The mcp-tool-in dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  function jsonObjectOrBlank(v) {
+    if (v === undefined || v === null || v === '') return true;
+    if (typeof v === 'object') return !Array.isArray(v);
+    try {
+      const o = JSON.parse(v);
+      return o !== null && typeof o === 'object' && !Array.isArray(o);
+    } catch (e) {
+      return false;
+    }
+  }
+  registerDialog('mcp-tool-in', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: {
+      endpoint: { value: '', type: 'mcp-endpoint', required: true },
+      name: {
+        value: '',
+        required: true,
+        validate: function (v) {
+          return /^[A-Za-z0-9_.-]{1,128}$/.test(v || '');
+        },
+      },
+      title: { value: '' },
+      description: { value: '' },
+      inputSchema: { value: '', validate: jsonObjectOrBlank },
+      outputSchema: { value: '', validate: jsonObjectOrBlank },
+      annotations: { value: {} },
+      subject: { value: '' },
+      method: { value: '' },
+      timeout: { value: 30, validate: RED.validators.number(true) },
+    },
+    inputs: 0,
+    outputs: 1,
+    icon: 'mcp-tool-in.svg',
+    paletteLabel: 'tool in',
+    label: function () {
+      return this.subject ? this.subject + ' ' + (this.method || this.name) : 'tool ' + (this.name || '');
+    },
+    oneditprepare: function () {
+      const node = this;
+      ['inputSchema', 'outputSchema'].forEach(function (field) {
+        const v = node[field];
+        $('#node-input-' + field).val(v && typeof v === 'object' ? JSON.stringify(v, null, 2) : v || '');
+      });
+      const hints = node.annotations || {};
+      ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].forEach(function (h) {
+        $('#node-input-hint-' + h).prop('checked', hints[h] === true);
+      });
+    },
+    oneditsave: function () {
+      const node = this;
+      ['inputSchema', 'outputSchema'].forEach(function (field) {
+        const text = String($('#node-input-' + field).val() || '').trim();
+        try {
+          node[field] = text ? JSON.parse(text) : '';
+        } catch (e) {
+          node[field] = text;
+        }
+      });
+      const hints: Record<string, any> = {};
+      ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].forEach(function (h) {
+        if ($('#node-input-hint-' + h).prop('checked')) hints[h] = true;
+      });
+      node.annotations = hints;
+    },
+  });
+})();

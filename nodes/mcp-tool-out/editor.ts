@@ -1,0 +1,21 @@
+// The mcp-tool-out dialog: registered with the editor, with the form in editor.html and the help in help.html
+// beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { registerDialog } from '../shared/editor/register';
+(function () {
+  registerDialog('mcp-tool-out', {
+    category: 'MCP',
+    color: '#8FB9E3',
+    defaults: { name: { value: '' } },
+    inputs: 1,
+    outputs: 0,
+    align: 'right',
+    icon: 'mcp-tool-out.svg',
+    paletteLabel: 'tool out',
+    label: function () {
+      return this.name || 'tool out';
+    },
+    labelStyle: function () {
+      return this.name ? 'node_label_italic' : '';
+    },
+  });
+})();

@@ -1,0 +1,24 @@
+// What an mcp-server config node in the editor (saved or not) would deploy with, as the admin
+// routes POST mcp-server/test and POST mcp-server/tools expect it: every declared setting, plus a
+// token or secret entries typed before a deploy. The names come from the one declaration.
+import { SERVER_SETTING_NAMES } from '../../../src/mcp/server-settings-declaration';
+import { parseObject } from './requests';
+
+export interface DialogServer {
+  id: string;
+  config: Record<string, unknown>;
+  token?: string;
+  secrets?: Record<string, unknown>;
+}
+
+export function settingsOf(cfg: Record<string, any>): DialogServer {
+  const config: Record<string, unknown> = {};
+  for (const k of SERVER_SETTING_NAMES) if (cfg[k] !== undefined) config[k] = cfg[k];
+  const typed = cfg.credentials && cfg.credentials.secrets;
+  return {
+    id: cfg.id,
+    config,
+    token: (cfg.credentials && cfg.credentials.token) || undefined,
+    secrets: typed && typed !== '__PWRD__' ? parseObject(typed) : undefined,
+  };
+}

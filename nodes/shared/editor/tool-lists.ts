@@ -1,0 +1,92 @@
+// Tool lists for dropdowns and warnings, always from the runtime (its admin routes), never from a
+// second implementation here: the deployed server's list, or, for a server that is new or changed
+// since the last deploy, the list its current dialog settings give.
+import { getJson, postJson, type Done } from './requests';
+import { settingsOf } from './server-settings';
+
+/** query: {format, prefix, near}; `near` asks for the closest tool names to a name the server lacks. */
+export function loadTools(serverId: string, query: Record<string, unknown>, done: Done): void {
+  const cfg = RED.nodes.node(serverId) as any;
+  const viaSettings = () => {
+    if (!cfg) return done(null, { tools: [] });
+    postJson('mcp-server/tools', $.extend(settingsOf(cfg), query), done);
+  };
+  if (cfg && cfg.changed) return viaSettings();
+  getJson(`mcp-server/${encodeURIComponent(serverId)}/tools`, query, (err, r, xhr) => {
+    if (err && xhr && xhr.status === 404) viaSettings();
+    else done(err, r);
+  });
+}
+
+/** The runtime's "did you mean" names (src/mcp/tool-names.ts) for a tool name the server lacks. */
+export function suggestTools(serverId: string, name: string, done: (names: string[]) => void): void {
+  loadTools(serverId, { near: name }, (err, r) => done(err || !r ? [] : r.near || []));
+}
+
+export interface DropdownItem {
+  value: string;
+  label: string;
+}
+
+export interface ServerDropdownOptions {
+  node: { _: (key: string, subs?: Record<string, unknown>) => string };
+  /** Selectors: the server field, the picker <select>, the text input it fills, the description line. */
+  server: string;
+  picker: string;
+  input: string;
+  description: string;
+  datalist?: string;
+  fetch(server: string, done: Done): void;
+  items(answer: any): DropdownItem[];
+  /** i18n keys of the hint shown as the picker's first entry. */
+  texts: { pickServer: string; loading: string; pick: string; none: string; failed: string; empty?: string };
+  loaded(items: DropdownItem[], answer?: any): void;
+}
+
+/**
+ * A server-dependent dropdown (tools, prompts, resources): filled when the server field changes,
+ * a hint as its first entry, the chosen entry copied into the text input.
+ */
+export function serverDropdown(o: ServerDropdownOptions): { items(): DropdownItem[]; select(value: string): void } {
+  const picker = $(o.picker);
+  let items: DropdownItem[] = [];
+  const fill = (note: string) => {
+    picker.empty().append($('<option>').val('').text(note));
+    if (o.datalist) $(o.datalist).empty();
+    for (const i of items) {
+      $('<option>').val(i.value).text(i.label).appendTo(picker);
+      if (o.datalist) $('<option>').val(i.value).appendTo(o.datalist);
+    }
+  };
+  const load = () => {
+    const server = $(o.server).val() as string;
+    items = [];
+    if (!server || server === '_ADD_') {
+      fill(o.node._(o.texts.pickServer));
+      o.loaded(items);
+      return;
+    }
+    fill(o.node._(o.texts.loading));
+    o.fetch(server, (err, r) => {
+      if (err) {
+        fill(o.node._(o.texts.none));
+        $(o.description).text(o.node._(o.texts.failed, { error: err }));
+        return;
+      }
+      items = o.items(r);
+      fill(items.length || !o.texts.empty ? o.node._(o.texts.pick, { count: items.length }) : o.node._(o.texts.empty));
+      o.loaded(items, r);
+    });
+  };
+  picker.on('change', () => {
+    if (picker.val())
+      $(o.input)
+        .val(picker.val() as string)
+        .trigger('change');
+  });
+  $(o.server).on('change', load);
+  return {
+    items: () => items,
+    select: (value) => void picker.val(value),
+  };
+}

@@ -1,0 +1,36 @@
+// The mcp-server config node's settings, declared once: names, defaults and which are credentials.
+// The runtime's parsing (settings.ts: RawServerConfig is made of these names), the dialog's
+// `defaults` and `credentials` (nodes/mcp-server/editor.ts), the `.mcp.json` import and what "Test
+// connection" and the tool lists of an undeployed server send (nodes/shared/editor/server-settings.ts)
+// all read this list. test/settings-declared-once.test.ts fails when a name is in one place only.
+// Plain data with no imports: the editor bundle includes this file too.
+
+export const SERVER_SETTINGS = {
+  name: { value: '' },
+  transport: { value: 'http', required: true },
+  url: { value: '' },
+  headers: { value: '' },
+  command: { value: '' },
+  args: { value: '' },
+  cwd: { value: '' },
+  env: { value: '' },
+  /** A config node reference: the editor lists this server among the listener's users. */
+  listener: { value: '', type: 'esp32-listener' },
+  deviceId: { value: '' },
+  timeout: { value: 60 },
+  protocolVersion: { value: 'auto' },
+  auth: { value: 'token' },
+} as const;
+
+/** Kept by Node-RED apart from the flow: never exported, never sent back to the editor. */
+export const SERVER_CREDENTIALS = {
+  token: { type: 'password' },
+  /** Secret header and env entries as JSON ({headers, env}); their names alone are `secretNames`. */
+  secrets: { type: 'password' },
+  secretNames: { type: 'text' },
+  clientId: { type: 'text' },
+  clientSecret: { type: 'password' },
+} as const;
+
+export type ServerSettingName = keyof typeof SERVER_SETTINGS;
+export const SERVER_SETTING_NAMES = Object.keys(SERVER_SETTINGS) as ServerSettingName[];

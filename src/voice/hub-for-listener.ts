@@ -1,0 +1,82 @@
+// The voice of one esp32-listener, built from its settings (its `voice` and `live` settings: docs/voice.md): a VoiceHub
+// that the listener's transports open audio channels on, and that esp32-say speaks through.
+// "flow": each utterance becomes an `utterance` event (16 kHz mono WAV). "live": each conversation
+// streams to Gemini Live with the tools of the configured mcp-server nodes (the catalog is built
+// when a session opens, so a server that came up later is included), and every transcript and tool
+// call becomes an event.
+import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
+import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
+import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
+import { buildCatalog, type ServerSource } from '../gemini/tool-catalog';
+import { mcpExecutor } from '../gemini/auto-executor';
+import type { DeviceEventTopic } from '../esp32/device-session';
+import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
+
+export interface LiveSettings {
+  model: string;
+  voice?: string;
+  systemInstruction?: string;
+  baseUrl?: string;
+  /** `servers` as gemini-agent has them: `{server, include, exclude, prefix}` */
+  servers: LiveServerEntry[];
+}
+
+export interface LiveServerEntry {
+  server?: string;
+  include?: string | string[];
+  exclude?: string | string[];
+  prefix?: string;
+}
+
+export interface VoiceHubForListenerOptions {
+  mode: VoiceMode;
+  /** mqtt transports: where the UDP audio socket listens */
+  udp?: { port?: number; bind?: string };
+  /** An event for the listener's esp32-mcp-in nodes. */
+  publish(topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string): void;
+  live?: LiveSettings & {
+    /** the API key at the moment a session opens (credential, else environment); throws when none */
+    apiKey(): string;
+    /** the configured servers' tool sources, resolved when a session opens */
+    sources(): ServerSource[];
+  };
+  warn(message: string): void;
+}
+
+export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceHub {
+  const live = o.live;
+  return new VoiceHub({
+    mode: o.mode,
+    udp: o.udp,
+    onUtterance: (device, u) => o.publish('utterance', device, u.wav, u.wakeWord),
+    openLive: live
+      ? async (device, events) => {
+          const apiKey = live.apiKey();
+          const catalog = await buildCatalog(live.sources());
+          for (const u of catalog.unavailable) o.warn(`esp32-listener live: the tools of ${u.server} are not available: ${u.error}`);
+          const client = createGeminiClient({ apiKey, baseUrl: live.baseUrl, apiVersion: DEFAULT_API_VERSION });
+          return LiveSession.open(
+            { client, model: live.model, voice: live.voice, systemInstruction: live.systemInstruction, catalog, executor: mcpExecutor(), secrets: [apiKey] },
+            events,
+          );
+        }
+      : undefined,
+    onLiveEvent: (device, e) => {
+      if (e.topic === 'transcript' || e.topic === 'tool_call') o.publish(e.topic, device, e.payload);
+      else if (e.topic === 'error') o.warn(`esp32-listener live (device ${device.id}): ${e.payload.message}`);
+    },
+  });
+}
+
+/** The `live` setting of flow JSON, `${VAR}` expanded; blank model = the default Live model. */
+export function parseLiveSettings(raw: unknown, env: EnvLookup = processEnvLookup): LiveSettings {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  return {
+    model: str(r.model) || DEFAULT_LIVE_MODEL,
+    voice: str(r.voice) || undefined,
+    systemInstruction: str(r.systemInstruction) || undefined,
+    baseUrl: str(r.baseUrl) || undefined,
+    servers: Array.isArray(r.servers) ? (r.servers as LiveServerEntry[]).filter((e) => e && typeof e === 'object') : [],
+  };
+}
