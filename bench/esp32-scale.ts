@@ -67,7 +67,7 @@ async function runOnce(n: number): Promise<void> {
   const server = createServer((_q, r) => r.writeHead(404).end());
   server.maxConnections = n + 100;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, () => r()));
-  const shared = new SharedDeviceListener(`bench-${n}`, { transport: 'websocket', httpServer: server, tokens: [TOKEN], requestTimeoutMs: 60_000 });
+  const shared = new SharedDeviceListener(`bench-${n}`, { transport: 'websocket', tokens: [TOKEN], requestTimeoutMs: 60_000 }, { httpServer: server });
   const benchUser = {};
   await shared.register(benchUser);
   const listener = shared.listener!;

@@ -84,15 +84,17 @@ async function main() {
 /** The esp32-listener's WebSocket listener on a port of its own, with a voice hub on its audio seam. */
 async function startVoiceListener(options: (hub: () => VoiceHub) => VoiceHubOptions): Promise<{ url: string; close(): Promise<void> }> {
   const hub: VoiceHub = new VoiceHub(options(() => hub));
-  const listener = new WebSocketDeviceListener({
-    transport: 'websocket',
-    port: 0,
-    bind: '127.0.0.1',
-    anonymous: true,
-    audio: hub,
-    path: '/xiaozhi/v1/',
-    requestTimeoutMs: 10_000,
-  });
+  const listener = new WebSocketDeviceListener(
+    {
+      transport: 'websocket',
+      port: 0,
+      bind: '127.0.0.1',
+      anonymous: true,
+      path: '/xiaozhi/v1/',
+      requestTimeoutMs: 10_000,
+    },
+    { audio: hub },
+  );
   await listener.start();
   return {
     url: `ws://127.0.0.1:${listener.port}/xiaozhi/v1/`,

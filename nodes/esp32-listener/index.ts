@@ -7,7 +7,7 @@ import { errorMessage } from '../../src/errors';
 import { nodeEnvLookup } from '../shared/node-env';
 import { parseListenerSettings, type RawListenerConfig } from '../../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../../src/esp32/shared-listener';
-import type { Esp32ListenerSettings } from '../../src/esp32/listener';
+import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { oncePerAdminApp } from '../shared/admin-routes';
 import { registerEsp32DeviceRoutes } from './devices-route';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
@@ -23,21 +23,22 @@ export = function (RED: RED) {
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;
     let voice: NodeVoiceHub | undefined;
+    // Handed to the listener beside its settings: Node-RED's HTTP server, the log, the voice hub.
+    const runtime: ListenerRuntime = { log: { debug: (m) => node.debug(m), warn: (m) => node.warn(m) } };
     const env = nodeEnvLookup(RED, node);
     try {
-      settings = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, env);
-      if (settings.transport === 'websocket' && settings.port === undefined) {
-        settings.httpServer = RED.server;
-        settings.path = joinPath(RED.settings.httpNodeRoot, settings.path!);
-      }
-      settings.log = { debug: (m) => node.debug(m), warn: (m) => node.warn(m) };
+      const parsed = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, env);
+      const onNodeRedPort = parsed.transport === 'websocket' && parsed.port === undefined;
+      settings = onNodeRedPort ? { ...parsed, path: joinPath(RED.settings.httpNodeRoot, parsed.path!) } : parsed;
+      if (onNodeRedPort) runtime.httpServer = RED.server;
       voice = startNodeVoiceHub(RED, node, def, settings, env, () => devices);
+      runtime.audio = voice?.hub;
     } catch (err) {
       // Never throw from a constructor: report once, and every user shows the red status.
       settings = new Error(errorMessage(err));
       node.error(t('esp32-listener.errors.badConfig', { reason: settings.message }));
     }
-    const devices = new SharedDeviceListener(name, settings);
+    const devices = new SharedDeviceListener(name, settings, runtime);
     node.devices = devices;
     node.voice = voice?.hub;
 

@@ -37,7 +37,7 @@ export function startNodeVoiceHub(
     mode,
     // The gateway's UDP audio listens on the gateway's port number and address (docs/voice.md).
     udp: settings.transport === 'mqtt-gateway' ? { port: settings.port, bind: settings.bind } : { bind: settings.bind },
-    publish: (topic, device, payload, wakeWord) => devices().publishVoiceEvent(topic, device, payload, wakeWord),
+    listener: devices,
     warn: (m) => node.warn(secrets.scrub(m)),
     live: live && {
       ...live,
@@ -53,7 +53,6 @@ export function startNodeVoiceHub(
         }),
     },
   });
-  settings.audio = hub;
   return {
     hub,
     close: async () => {

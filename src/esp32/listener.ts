@@ -16,8 +16,6 @@ export interface Esp32ListenerSettings {
   port?: number;
   /** Address to listen on (own WebSocket port, gateway); default 0.0.0.0: devices are on the network. */
   bind?: string;
-  /** websocket without `port`: the HTTP server whose `upgrade` event devices arrive on. */
-  httpServer?: Server;
   /** Accepted bearer tokens (websocket) / MQTT passwords (gateway). */
   tokens?: string[];
   /** Accept devices without a token; default false (then no tokens = every device refused). */
@@ -32,10 +30,8 @@ export interface Esp32ListenerSettings {
   publishTopic?: string;
   deviceTopic?: string;
   vision?: { url: string; token?: string };
-  /** What happens to device audio (the listener's `voice` setting, docs/voice.md); the channels themselves come with `audio`. */
+  /** What happens to device audio (the listener's `voice` setting, docs/voice.md); the channels come with the runtime's `audio`. */
   voice?: VoiceMode;
-  /** The voice side (src/voice's VoiceHub) when `voice` is not "off"; absent: audio is skipped. */
-  audio?: AudioChannels;
   /** Timeout of the handshake requests (initialize, tools/list pages); default 30 s. */
   requestTimeoutMs?: number;
   /** websocket: close connections that send no hello within this time; default 10 s. */
@@ -45,6 +41,17 @@ export interface Esp32ListenerSettings {
    * (the firmware answers pings; a device that lost power or Wi-Fi sends no FIN). Default 30 s; 0 = off.
    */
   heartbeatMs?: number;
+}
+
+/**
+ * What a listener is handed besides its settings: live objects of the process it runs in, never
+ * parsed from a flow (so settings stay plain data that can be compared, copied and logged).
+ */
+export interface ListenerRuntime {
+  /** websocket without `port`: the HTTP server whose `upgrade` event devices arrive on. */
+  httpServer?: Server;
+  /** The voice side (src/voice's VoiceHub) when `voice` is not "off"; absent: audio is skipped. */
+  audio?: AudioChannels;
   log?: Logger;
 }
 

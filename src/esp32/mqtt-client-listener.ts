@@ -12,7 +12,14 @@ import { DeviceSession } from './device-session';
 import { deviceTopicFor, normalizeDeviceId, topicMatcher } from './device-id';
 import { parseDeviceFrame } from './frame-parser';
 import { IdAllocator } from './rpc-client';
-import { DEFAULT_DEVICE_TOPIC, DEFAULT_PUBLISH_TOPIC, DEFAULT_REQUEST_TIMEOUT_MS, type Esp32Listener, type Esp32ListenerSettings } from './listener';
+import {
+  DEFAULT_DEVICE_TOPIC,
+  DEFAULT_PUBLISH_TOPIC,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type Esp32Listener,
+  type Esp32ListenerSettings,
+  type ListenerRuntime,
+} from './listener';
 
 export class MqttClientListener implements Esp32Listener {
   readonly transport = 'mqtt' as const;
@@ -25,7 +32,10 @@ export class MqttClientListener implements Esp32Listener {
   private closing = false;
   private everConnected = false;
 
-  constructor(private readonly settings: Esp32ListenerSettings) {
+  constructor(
+    private readonly settings: Esp32ListenerSettings,
+    private readonly runtime: ListenerRuntime = {},
+  ) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
     this.allow = (settings.allow ?? []).map(normalizeDeviceId);
@@ -54,11 +64,11 @@ export class MqttClientListener implements Esp32Listener {
       this.everConnected = true;
       changed();
       client.subscribe(this.fromDevice.subscription, { qos: 0 }, (err) => {
-        if (err) this.settings.log?.warn(`esp32 mqtt: subscribe failed: ${err.message}`);
+        if (err) this.runtime.log?.warn(`esp32 mqtt: subscribe failed: ${err.message}`);
         else this.probeAllowed();
       });
     });
-    client.on('error', (err) => this.settings.log?.warn(`esp32 mqtt: ${err.message}`));
+    client.on('error', (err) => this.runtime.log?.warn(`esp32 mqtt: ${err.message}`));
     client.on('message', (topic, payload) => this.onMessage(topic, payload.toString()));
   }
 
@@ -86,7 +96,7 @@ export class MqttClientListener implements Esp32Listener {
       // A device woke up; one that was offline at our last probe is reachable again.
       this.probeAllowed();
     } else {
-      this.settings.log?.debug(`esp32 mqtt: dropped a frame on ${topic} that names no device (put {mac_} in the device→server topic)`);
+      this.runtime.log?.debug(`esp32 mqtt: dropped a frame on ${topic} that names no device (put {mac_} in the device→server topic)`);
     }
   }
 
@@ -105,7 +115,7 @@ export class MqttClientListener implements Esp32Listener {
       ids: this.ids,
       requestTimeoutMs: this.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       vision: this.settings.vision,
-      log: this.settings.log,
+      log: this.runtime.log,
       link: {
         send: (text) => {
           if (!this.client?.connected) throw new Error('not connected to the MQTT broker');

@@ -25,6 +25,7 @@ import {
   MAX_FRAME_BYTES,
   type Esp32Listener,
   type Esp32ListenerSettings,
+  type ListenerRuntime,
 } from './listener';
 
 // aedes 1.x is an ES module; loading it with import() keeps this CommonJS build working on every Node 20.
@@ -50,11 +51,14 @@ export class MqttGatewayListener implements Esp32Listener {
   /** Messages of clients that published before aedes called them ready. */
   private readonly early = new Map<Client, string[]>();
 
-  constructor(private readonly settings: Esp32ListenerSettings) {
+  constructor(
+    private readonly settings: Esp32ListenerSettings,
+    private readonly runtime: ListenerRuntime = {},
+  ) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
     this.gate = new DeviceGate(settings);
-    if (settings.audio) this.audio = new MqttAudioRouter(settings.audio, settings.log);
+    if (runtime.audio) this.audio = new MqttAudioRouter(runtime.audio, runtime.log);
   }
 
   /** The bound port (useful when started on port 0). */
@@ -89,7 +93,7 @@ export class MqttGatewayListener implements Esp32Listener {
       const limit = new MqttFrameLimit(MAX_FRAME_BYTES);
       socket.on('data', (chunk: Buffer) => {
         if (limit.accept(chunk)) return;
-        this.settings.log?.warn(`esp32 gateway: closed an MQTT connection from ${socket.remoteAddress}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
+        this.runtime.log?.warn(`esp32 gateway: closed an MQTT connection from ${socket.remoteAddress}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
         socket.destroy();
       });
       broker.handle(socket);
@@ -117,7 +121,7 @@ export class MqttGatewayListener implements Esp32Listener {
   private authenticate(client: Client, password: Buffer | undefined, cb: (err: AuthenticateError | null, ok: boolean | null) => void): void {
     const deviceId = deviceIdFromMqttClientId(client.id);
     const fail = (returnCode: number, message: string) => {
-      this.settings.log?.warn(`esp32 gateway: refused MQTT client: ${message}`);
+      this.runtime.log?.warn(`esp32 gateway: refused MQTT client: ${message}`);
       cb(Object.assign(new Error(message), { returnCode }) as AuthenticateError, false);
     };
     if (!deviceId) return fail(2, 'client id names no device (expected GID_<group>@@@<mac_>@@@<uuid>)');
@@ -141,7 +145,7 @@ export class MqttGatewayListener implements Esp32Listener {
       ids: this.ids,
       requestTimeoutMs: this.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       vision: this.settings.vision,
-      log: this.settings.log,
+      log: this.runtime.log,
       link: {
         send: (text) => this.publishTo(client, deviceId, text),
         close: () => client.close(),
@@ -149,7 +153,7 @@ export class MqttGatewayListener implements Esp32Listener {
     });
     // Checked again: another client for this id may have connected while this one was admitted.
     if (!this.registry.add(session, this.authenticated.has(client))) {
-      this.settings.log?.warn(`esp32 gateway: refused MQTT client: device ${deviceId} is connected already and the new connection has no token`);
+      this.runtime.log?.warn(`esp32 gateway: refused MQTT client: device ${deviceId} is connected already and the new connection has no token`);
       client.close();
       return;
     }

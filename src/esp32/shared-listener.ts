@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
 import { DeviceGate } from './device-gate';
 import type { DeviceEvent, DeviceEventTopic, DeviceInfo } from './device-session';
-import type { Esp32Listener, Esp32ListenerSettings } from './listener';
+import type { Esp32Listener, Esp32ListenerSettings, ListenerRuntime } from './listener';
 import { MqttClientListener } from './mqtt-client-listener';
 import { MqttGatewayListener } from './mqtt-gateway-listener';
 import { WebSocketDeviceListener } from './ws-listener';
@@ -33,14 +33,14 @@ export interface DeviceSource {
   off(event: 'change', fn: () => void): unknown;
 }
 
-export function createEsp32Listener(settings: Esp32ListenerSettings): Esp32Listener {
+export function createEsp32Listener(settings: Esp32ListenerSettings, runtime: ListenerRuntime = {}): Esp32Listener {
   switch (settings.transport) {
     case 'mqtt':
-      return new MqttClientListener(settings);
+      return new MqttClientListener(settings, runtime);
     case 'mqtt-gateway':
-      return new MqttGatewayListener(settings);
+      return new MqttGatewayListener(settings, runtime);
     default:
-      return new WebSocketDeviceListener(settings);
+      return new WebSocketDeviceListener(settings, runtime);
   }
 }
 
@@ -57,7 +57,7 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
   constructor(
     readonly name: string,
     private readonly settings: Esp32ListenerSettings | Error,
-    private readonly create: (s: Esp32ListenerSettings) => Esp32Listener = createEsp32Listener,
+    private readonly runtime: ListenerRuntime = {},
   ) {
     super();
     this.setMaxListeners(0);
@@ -125,7 +125,7 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     this.failure = undefined;
     let listener: Esp32Listener | undefined;
     try {
-      listener = this.create(this.settings);
+      listener = createEsp32Listener(this.settings, this.runtime);
       this.active = listener;
       this.starting = true;
       listener.registry.on('event', this.forwardEvent);
@@ -134,7 +134,7 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
       await listener.start();
     } catch (err) {
       this.failure = errorMessage(err);
-      this.settings.log?.warn(`esp32-listener ${this.name}: could not start listening: ${this.failure}`);
+      this.runtime.log?.warn(`esp32-listener ${this.name}: could not start listening: ${this.failure}`);
       if (listener) await this.release(listener);
     } finally {
       this.starting = false;
@@ -154,10 +154,8 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     listener.registry.off('event', this.forwardEvent);
     listener.registry.off('change', this.forwardChange);
     if (this.active === listener) this.active = undefined;
-    if (!(this.settings instanceof Error)) await this.settings.audio?.release().catch(() => undefined);
-    await listener
-      .close()
-      .catch((err: unknown) => this.settings instanceof Error || this.settings.log?.warn(`esp32-listener ${this.name}: ${errorMessage(err)}`));
+    await this.runtime.audio?.release().catch(() => undefined);
+    await listener.close().catch((err: unknown) => this.runtime.log?.warn(`esp32-listener ${this.name}: ${errorMessage(err)}`));
   }
 }
 

@@ -5,7 +5,7 @@
 // Client-Id) are also read from query parameters, as xiaozhi-esp32-server does for browser
 // clients. Admission follows device-gate.ts. Frames over 1 MiB close the socket with 1009 (ws's
 // maxPayload). Binary frames are audio: with voice on, the device hello opens an audio channel
-// (settings.audio) on the same connection and frames go to it; with voice "off" they are skipped.
+// (the runtime's `audio`) on the same connection and frames go to it; with voice "off" they are skipped.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -24,6 +24,7 @@ import {
   type AudioChannel,
   type Esp32Listener,
   type Esp32ListenerSettings,
+  type ListenerRuntime,
 } from './listener';
 import { shorten } from '../text';
 
@@ -48,7 +49,10 @@ export class WebSocketDeviceListener implements Esp32Listener {
   /** Sockets that have not answered the last ping yet. */
   private readonly awaitingPong = new WeakSet<WebSocket>();
 
-  constructor(private readonly settings: Esp32ListenerSettings) {
+  constructor(
+    private readonly settings: Esp32ListenerSettings,
+    private readonly runtime: ListenerRuntime = {},
+  ) {
     this.path = normalizePath(settings.path || DEFAULT_PATH);
     this.gate = new DeviceGate(settings);
   }
@@ -60,7 +64,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
 
   async start(): Promise<void> {
     if (this.settings.port !== undefined) await this.listenOnOwnPort(this.settings.port);
-    else if (this.settings.httpServer) this.attach(this.settings.httpServer);
+    else if (this.runtime.httpServer) this.attach(this.runtime.httpServer);
     const every = this.settings.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (every > 0 && !this.heartbeat) {
       // One timer for all devices: a device that did not answer the previous ping is gone.
@@ -188,7 +192,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
       return;
     }
     let channel: AudioChannel | undefined;
-    const audio = this.settings.audio;
+    const audio = this.runtime.audio;
     const session: DeviceSession = new DeviceSession({
       id: deviceId,
       clientId,
@@ -211,7 +215,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
       ids: this.ids,
       requestTimeoutMs: this.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       vision: this.settings.vision,
-      log: this.settings.log,
+      log: this.runtime.log,
       link: {
         send: (text) => ws.send(text),
         close: () => {
@@ -229,7 +233,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
     // listen / abort reach the conversation; the flow still sees them as `message` events.
     session.on('event', (e: DeviceEvent) => e.topic === 'message' && channel?.handleJson(e.payload));
     ws.on('pong', () => this.awaitingPong.delete(ws));
-    ws.on('error', (err) => this.settings.log?.debug(`esp32 ${deviceId}: ${err.message}`));
+    ws.on('error', (err) => this.runtime.log?.debug(`esp32 ${deviceId}: ${err.message}`));
     ws.on('close', (code, reason) => {
       channel?.close();
       session.handleClosed(code, reason.toString());
@@ -241,7 +245,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
     // The id comes from the client: shown short and without control characters.
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     const who = deviceId ? ` from ${shorten(normalizeDeviceId(deviceId).replace(/[\x00-\x1f\x7f]/g, '?'), 40)}` : '';
-    this.settings.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
+    this.runtime.log?.warn(`esp32: refused a WebSocket connection${who}: ${why}`);
   }
 }
 

@@ -10,6 +10,7 @@ import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
 import { buildCatalog, type ServerSource } from '../gemini/tool-catalog';
 import { mcpExecutor } from '../gemini/auto-executor';
 import type { DeviceEventTopic } from '../esp32/device-session';
+import type { SharedDeviceListener } from '../esp32/shared-listener';
 import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
 
 export interface LiveSettings {
@@ -32,8 +33,11 @@ export interface VoiceHubForListenerOptions {
   mode: VoiceMode;
   /** mqtt transports: where the UDP audio socket listens */
   udp?: { port?: number; bind?: string };
-  /** An event for the listener's esp32-mcp-in nodes. */
-  publish(topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string): void;
+  /**
+   * The listener whose esp32-mcp-in nodes get the utterances, transcripts and tool calls (a getter:
+   * the listener is created after its voice hub, since it opens audio channels on it).
+   */
+  listener(): Pick<SharedDeviceListener, 'publishVoiceEvent'>;
   live?: LiveSettings & {
     /** the API key at the moment a session opens (credential, else environment); throws when none */
     apiKey(): string;
@@ -45,10 +49,12 @@ export interface VoiceHubForListenerOptions {
 
 export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceHub {
   const live = o.live;
+  const publish = (topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string) =>
+    o.listener().publishVoiceEvent(topic, device, payload, wakeWord);
   return new VoiceHub({
     mode: o.mode,
     udp: o.udp,
-    onUtterance: (device, u) => o.publish('utterance', device, u.wav, u.wakeWord),
+    onUtterance: (device, u) => publish('utterance', device, u.wav, u.wakeWord),
     openLive: live
       ? async (device, events) => {
           const apiKey = live.apiKey();
@@ -62,7 +68,7 @@ export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceH
         }
       : undefined,
     onLiveEvent: (device, e) => {
-      if (e.topic === 'transcript' || e.topic === 'tool_call') o.publish(e.topic, device, e.payload);
+      if (e.topic === 'transcript' || e.topic === 'tool_call') publish(e.topic, device, e.payload);
       else if (e.topic === 'error') o.warn(`esp32-listener live (device ${device.id}): ${e.payload.message}`);
     },
   });

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SharedDeviceListener } from '../../src/esp32/shared-listener';
-import type { Esp32Listener, Esp32ListenerSettings } from '../../src/esp32/listener';
+import type { Esp32Listener, Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { DeviceSession, type DeviceEvent } from '../../src/esp32/device-session';
 import { IdAllocator } from '../../src/esp32/rpc-client';
 import type { WebSocketDeviceListener } from '../../src/esp32/ws-listener';
@@ -26,13 +26,15 @@ export interface WsRig {
 export async function startWsRig(settings: Partial<Esp32ListenerSettings> = {}): Promise<WsRig> {
   const server = createServer((_req, res) => res.writeHead(404).end());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { shared, listener, events } = await startListener({
-    transport: 'websocket',
-    requestTimeoutMs: 5000,
-    tokens: [DEVICE_TOKEN],
-    httpServer: server,
-    ...settings,
-  });
+  const { shared, listener, events } = await startListener(
+    {
+      transport: 'websocket',
+      requestTimeoutMs: 5000,
+      tokens: [DEVICE_TOKEN],
+      ...settings,
+    },
+    { httpServer: server },
+  );
   const port = (server.address() as AddressInfo).port;
   return {
     shared,
@@ -51,8 +53,9 @@ export async function startWsRig(settings: Partial<Esp32ListenerSettings> = {}):
 /** A shared listener opened by a test user; `listener` is the open one. */
 export async function startListener(
   settings: Esp32ListenerSettings,
+  runtime: ListenerRuntime = {},
 ): Promise<{ shared: SharedDeviceListener; listener: Esp32Listener; events: DeviceEvent[] }> {
-  const shared = new SharedDeviceListener('test listener', settings);
+  const shared = new SharedDeviceListener('test listener', settings, runtime);
   const events: DeviceEvent[] = [];
   shared.on('event', (e: DeviceEvent) => events.push(e));
   await shared.register({ testUser: true });
