@@ -72,6 +72,22 @@ describe('esp32 admission: WebSocket', () => {
     assert.equal(device.fromServer.filter((f) => f.type === 'hello').length, 1);
     assert.equal(device.firmware.received.filter((r) => r.method === 'initialize').length, 1);
   });
+
+  // A browser always sends Origin, the firmware never does: a web page in a LAN user's browser must
+  // not register as a device on an anonymous listener.
+  it('an anonymous listener refuses a connection carrying Origin (403) and still accepts a device without one', async () => {
+    rig = await startWsRig({ tokens: [], anonymous: true });
+    assert.equal((await rejection(connect({ origin: 'http://evil.example', credentialsInQuery: true }))).status, 403);
+    assert.equal(rig.listener.registry.size, 0);
+    await connect({});
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+  });
+
+  it('a browser client with a valid token is let in (query credentials, as browser clients send them)', async () => {
+    rig = await startWsRig({ tokens: ['browser-ok-token'], anonymous: true });
+    await connect({ origin: 'http://192.168.1.20:8000', credentialsInQuery: true, token: 'browser-ok-token' });
+    await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools');
+  });
 });
 
 describe('esp32 admission: MQTT gateway', () => {
