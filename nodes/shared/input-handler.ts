@@ -29,7 +29,8 @@ export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, op
       (err: unknown) => {
         const error = scrubbedError(err instanceof Error ? err : new Error(errorMessage(err)));
         status.failed(shortStatus(error));
-        done(error);
+        // Node-RED puts err.toString() into msg.error.message: the sentence alone, not "McpNodeError: …".
+        done(Object.assign(error, { toString: () => error.message }));
       },
     );
   });

@@ -103,6 +103,7 @@ describe('esp32-say', () => {
   it('reports to Catch: raw PCM without msg.sampleRate, a device that is not connected, a Gemini refusal without the key', async () => {
     let r = await send({ payload: Buffer.alloc(480), device: { id: DEVICE } });
     assert.match(r.caught.error.message, /set msg.sampleRate/);
+    assert.match(r.caught.error.message, /^esp32-say: /, 'the sentence itself, no error class name in front');
     r = await send({ payload: 'hi', device: { id: '11:22:33:44:55:66' } });
     assert.match(r.caught.error.message, /11:22:33:44:55:66 has no open audio channel/);
     fake.script(reply.error(403, 'PERMISSION_DENIED', `key ${KEY} is not allowed`));
