@@ -1,9 +1,9 @@
 // The esp32-mcp-in dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { ESP32_FAMILY } from '../shared/editor/families';
 registerDialog('esp32-mcp-in', {
-  category: 'MCP',
-  color: '#8FB9E3',
+  ...ESP32_FAMILY,
   defaults: {
     name: { value: '' },
     listener: { value: '', type: 'esp32-listener', required: true },

@@ -1,10 +1,10 @@
 // The esp32-say dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { ESP32_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('esp32-say', {
-    category: 'MCP',
-    color: '#8FB9E3',
+    ...ESP32_FAMILY,
     defaults: {
       name: { value: '' },
       listener: { value: '', type: 'esp32-listener' },

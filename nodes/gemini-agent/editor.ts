@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { GEMINI_FAMILY } from '../shared/editor/families';
 (function () {
   const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
   function blankOr(test) {
@@ -276,8 +277,7 @@ import { registerDialog } from '../shared/editor/register';
   }
 
   registerDialog('gemini-agent', {
-    category: 'MCP',
-    color: '#8FB9E3',
+    ...GEMINI_FAMILY,
     defaults: {
       name: { value: '' },
       // A model name has no spaces; ${ENV} references are expanded at runtime.

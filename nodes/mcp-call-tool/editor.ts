@@ -2,10 +2,10 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-call-tool', {
-    category: 'MCP',
-    color: '#8FB9E3',
+    ...MCP_FAMILY,
     defaults: {
       name: { value: '' },
       server: { value: '', type: 'mcp-server', required: true },

@@ -1,6 +1,7 @@
 // The mcp-tool-in dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   function jsonObjectOrBlank(v) {
     if (v === undefined || v === null || v === '') return true;
@@ -13,8 +14,7 @@ import { registerDialog } from '../shared/editor/register';
     }
   }
   registerDialog('mcp-tool-in', {
-    category: 'MCP',
-    color: '#8FB9E3',
+    ...MCP_FAMILY,
     defaults: {
       endpoint: { value: '', type: 'mcp-endpoint', required: true },
       name: {

@@ -1,10 +1,10 @@
 // The mcp-tool-out dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-tool-out', {
-    category: 'MCP',
-    color: '#8FB9E3',
+    ...MCP_FAMILY,
     defaults: { name: { value: '' } },
     inputs: 1,
     outputs: 0,

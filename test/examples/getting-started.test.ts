@@ -85,6 +85,15 @@ describe('examples: npm start and the getting-started flow', function () {
     assert.deepEqual(nr.debug.errors(), []);
   });
 
+  it('its comment tells an installed user only what applies to them: nothing to install, no developer commands', () => {
+    const text = flow
+      .filter((n) => n.type === 'comment')
+      .map((n) => `${n.name}\n${n.info}`)
+      .join('\n');
+    assert.match(text, /ships with this package/);
+    for (const wrong of [/MCP_EVERYTHING/, /npm (start|install)/, /server-everything/]) assert.doesNotMatch(text, wrong);
+  });
+
   it('calls get-sum, and a long-running operation with progress on the second output', async () => {
     await nr.inject('gs-inject-sum');
     const sum = await nr.debug.next('gs-debug-sum');
