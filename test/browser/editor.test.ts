@@ -360,7 +360,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     // The config-nodes sidebar lists them.
     await page.evaluate(() => RED.sidebar.show('config'));
     for (const name of ['everything', 'remote-http', 'legacy-sse']) {
-      await page.locator('#red-ui-sidebar-content .red-ui-palette-label', { hasText: name }).first().waitFor();
+      await page.locator('#red-ui-sidebar-node-config .red-ui-palette-label', { hasText: name }).first().waitFor();
     }
     await pageShot('config-nodes-imported');
     // The token went to the credential, never into the exported flow.
