@@ -39,9 +39,9 @@ function prepareUserDir(userDir, options = {}) {
 function startFlowFiles() {
   const others = fs
     .readdirSync(EXAMPLES_DIR)
-    .filter((f) => f.endsWith('.json') && f !== 'getting-started.json')
+    .filter((f) => f.endsWith('.json') && f !== '00-getting-started.json')
     .sort();
-  return ['getting-started.json', ...others].map((f) => path.join(EXAMPLES_DIR, f));
+  return ['00-getting-started.json', ...others].map((f) => path.join(EXAMPLES_DIR, f));
 }
 
 function linkPackage(link) {

@@ -11,7 +11,7 @@ const home = require('../../scripts/node-red-home.cjs');
 describe('examples: npm start and the getting-started flow', function () {
   this.timeout(120_000);
   let nr: NodeRedProcess;
-  const flow = readExample('getting-started');
+  const flow = readExample('00-getting-started');
 
   before(async () => {
     nr = await startNodeRed({ initialFlows: home.startFlowFiles() });
@@ -41,8 +41,10 @@ describe('examples: npm start and the getting-started flow', function () {
     const files = readdirSync(EXAMPLES_DIR)
       .filter((f) => f.endsWith('.json'))
       .map((f) => f.replace(/\.json$/, ''));
-    assert.ok(files.includes('getting-started'));
+    assert.ok(files.includes('00-getting-started'));
     assert.deepEqual([...listed].sort(), [...files].sort());
+    // The editor lists them by name: the one to try first comes first.
+    assert.equal([...listed].sort()[0], '00-getting-started');
     // Sub-folders (examples/servers/…) would show up as folders of flows: they must hold none.
     const folders = (res.body as unknown[]).filter((e) => typeof e === 'string');
     for (const folder of folders) {
@@ -127,10 +129,10 @@ describe('examples: npm start and the getting-started flow', function () {
   });
 
   it("keeps the user's deployed flow: the example is copied only on first start", () => {
-    const { flowFile } = home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+    const { flowFile } = home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, '00-getting-started.json') });
     const edited = [{ id: 'user-tab', type: 'tab', label: 'mine' }];
     writeFileSync(flowFile, JSON.stringify(edited));
-    home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, 'getting-started.json') });
+    home.prepareUserDir(nr.userDir, { initialFlow: join(EXAMPLES_DIR, '00-getting-started.json') });
     assert.deepEqual(JSON.parse(readFileSync(flowFile, 'utf8')), edited);
   });
 });
