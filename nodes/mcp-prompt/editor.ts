@@ -7,6 +7,8 @@ import { MCP_FAMILY } from '../shared/editor/families';
   registerDialog('mcp-prompt', {
     ...MCP_FAMILY,
     defaults: {
+      // The node's own label: `name` is the prompt's name on the server.
+      caption: { value: '' },
       server: { value: '', type: 'mcp-server', required: true },
       operation: { value: 'get' },
       name: { value: '' },
@@ -24,7 +26,11 @@ import { MCP_FAMILY } from '../shared/editor/families';
     icon: 'mcp-prompt.svg',
     paletteLabel: 'prompt',
     label: function () {
+      if (this.caption) return this.caption;
       return this.operation === 'list' ? 'list MCP prompts' : this.name || 'get MCP prompt';
+    },
+    labelStyle: function () {
+      return this.caption ? 'node_label_italic' : '';
     },
     oneditprepare: function () {
       const node = this;

@@ -16,6 +16,8 @@ import { MCP_FAMILY } from '../shared/editor/families';
   registerDialog('mcp-tool-in', {
     ...MCP_FAMILY,
     defaults: {
+      // The node's own label: `name` is the tool's name on the wire.
+      caption: { value: '' },
       endpoint: { value: '', type: 'mcp-endpoint', required: true },
       name: {
         value: '',
@@ -38,7 +40,11 @@ import { MCP_FAMILY } from '../shared/editor/families';
     icon: 'mcp-tool-in.svg',
     paletteLabel: 'tool in',
     label: function () {
-      return this.subject ? this.subject + ' ' + (this.method || this.name) : 'tool ' + (this.name || '');
+      if (this.caption) return this.caption;
+      return this.subject ? this.subject + ' ' + (this.method || this.name) : this.name ? 'tool ' + this.name : 'tool in';
+    },
+    labelStyle: function () {
+      return this.caption ? 'node_label_italic' : '';
     },
     oneditprepare: function () {
       const node = this;
