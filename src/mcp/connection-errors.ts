@@ -55,12 +55,30 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
   const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;
   if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (command not found)`, 'spawn ENOENT', code);
   if (code) {
-    // fetch says only "fetch failed"; the cause carries the code and what the socket saw.
+    // What the code means and what to do, once. The SDK's and fetch's own wording ("Version
+    // negotiation probe failed: fetch failed") says nothing more to a person, so it is left out
+    // where the code is one we can explain; for others it is kept as the only detail there is.
+    if (ADVICE[code]) return new McpNodeError(`${where}: ${code}: ${ADVICE[code]}`, STATUS[code] ?? code, code, { cause: code });
     const said = [errorMessage(err), causeMessage(err)].filter((m) => m && m !== code && !m.includes(code)).join(': ');
-    return new McpNodeError(`${where}: ${code}${said ? ` (${said})` : ''}${ADVICE[code] ? `: ${ADVICE[code]}` : ''}`, code, code, { cause: code });
+    return new McpNodeError(`${where}: ${code}${said ? ` (${said})` : ''}`, code, code, { cause: code });
   }
   return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err), 32), 'CONNECTION_ERROR');
 }
+
+/** The red ring's few words for each code (the message has the whole sentence). */
+const STATUS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ECONNRESET: 'connection cut',
+  EPIPE: 'connection cut',
+  UND_ERR_SOCKET: 'connection cut',
+  UND_ERR_CLOSED: 'connection cut',
+  ETIMEDOUT: 'host unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'host unreachable',
+};
 
 const REACH = 'the host cannot be reached: check the network and the URL';
 const CUT = "the server closed the connection during the request: check the server's log (the session reconnects by itself)";

@@ -80,6 +80,8 @@ describe('HTTP faults end in an output or a Catch, with a message that names the
     const msg = await caught;
     assert.match(msg.error.message, /http:\/\/mcp-server\.nonexistent\.invalid\/mcp: (ENOTFOUND|EAI_AGAIN)/);
     assert.match(msg.error.message, /does not resolve/);
+    // Said once, in words a person can act on: none of the SDK's or fetch's own wording.
+    assert.doesNotMatch(msg.error.message, /probe|fetch failed|getaddrinfo/i);
   });
 
   it('closing the node cancels the call in flight (notifications/cancelled); closing the session aborts its open request', async () => {
