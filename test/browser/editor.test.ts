@@ -443,6 +443,68 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     }
   });
 
+  it('no dialog clips its placeholders at 1280 px: what explains a blank field is a hint line under it', async () => {
+    const FLOW_TYPES = [
+      'mcp-list-tools',
+      'mcp-call-tool',
+      'gemini-agent',
+      'esp32-mcp-in',
+      'esp32-say',
+      'mcp-prompt',
+      'mcp-resource',
+      'mcp-tool-in',
+      'mcp-tool-out',
+    ];
+    const CONFIG_TYPES = ['mcp-server', 'esp32-listener', 'mcp-endpoint'];
+    const clippedNow = () =>
+      page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        const out: string[] = [];
+        $('.red-ui-tray:last-of-type')
+          .find('input[placeholder], textarea[placeholder]')
+          .each(function (this: HTMLInputElement) {
+            if (!this.placeholder || this.offsetParent === null) return;
+            const style = getComputedStyle(this);
+            ctx.font = style.font;
+            const room = this.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            // An input shows one line; a textarea wraps its placeholder into as many lines as it is high.
+            const lines =
+              this.tagName === 'TEXTAREA'
+                ? Math.max(
+                    1,
+                    Math.floor((this.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / (parseFloat(style.lineHeight) || 18)),
+                  )
+                : 1;
+            const needed = this.placeholder.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(ctx.measureText(line).width / room)), 0);
+            if (needed > lines || (lines === 1 && ctx.measureText(this.placeholder).width > room + 1)) out.push(`#${this.id}: "${this.placeholder}"`);
+          });
+        return out;
+      });
+    const clipped: string[] = [];
+    await placeNodes(FLOW_TYPES.map((type, i) => ({ id: `clip-${i}`, type, x: 700, y: 80 + i * 50, wires: [] })));
+    for (let i = 0; i < FLOW_TYPES.length; i++) {
+      await openEditor(`clip-${i}`);
+      await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
+      clipped.push(...(await clippedNow()).map((c) => `${FLOW_TYPES[i]} ${c}`));
+      await page.locator('#node-dialog-cancel').click();
+      await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    }
+    for (const type of CONFIG_TYPES) {
+      await page.evaluate((t) => RED.editor.editConfig('', t, '_ADD_'), type);
+      await page.locator('#node-config-dialog-cancel').waitFor();
+      await page.locator('#node-config-dialog-edit-form .form-row').first().waitFor({ timeout: 10000 });
+      if (type === 'esp32-listener') await shot('esp32-listener-dialog-hints');
+      clipped.push(...(await clippedNow()).map((c) => `${type} ${c}`));
+      await page.locator('#node-config-dialog-cancel').click();
+      await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
+    }
+    await page.evaluate(() => {
+      for (let i = 0; i < 9; i++) RED.nodes.remove(`clip-${i}`);
+      RED.view.redraw(true);
+    });
+    assert.deepEqual(clipped, []);
+  });
+
   it('the Configuration nodes sidebar lists the esp32-listener with its two users', async () => {
     const users = await page.evaluate(() =>
       RED.nodes
