@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { TIMEOUT_SETTING } from '../shared/editor/validators';
 import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-call-tool', {
@@ -13,12 +14,7 @@ import { MCP_FAMILY } from '../shared/editor/families';
       arguments: { value: '' },
       argumentsType: { value: 'msg' },
       validate: { value: true },
-      timeout: {
-        value: '',
-        validate: function (v) {
-          return v === '' || v === undefined || Number(v) > 0;
-        },
-      },
+      timeout: TIMEOUT_SETTING,
       output: { value: 'auto' },
       toolErrors: { value: 'throw' },
     },

@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { TIMEOUT_SETTING } from '../shared/editor/validators';
 import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-prompt', {
@@ -14,12 +15,7 @@ import { MCP_FAMILY } from '../shared/editor/families';
       name: { value: '' },
       arguments: { value: '' },
       argumentsType: { value: 'default' },
-      timeout: {
-        value: '',
-        validate: function (v) {
-          return v === '' || v === undefined || Number(v) > 0;
-        },
-      },
+      timeout: TIMEOUT_SETTING,
     },
     inputs: 1,
     outputs: 1,

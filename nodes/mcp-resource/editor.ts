@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { TIMEOUT_SETTING } from '../shared/editor/validators';
 import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-resource', {
@@ -11,12 +12,7 @@ import { MCP_FAMILY } from '../shared/editor/families';
       server: { value: '', type: 'mcp-server', required: true },
       operation: { value: 'read' },
       uri: { value: '' },
-      timeout: {
-        value: '',
-        validate: function (v) {
-          return v === '' || v === undefined || Number(v) > 0;
-        },
-      },
+      timeout: TIMEOUT_SETTING,
     },
     inputs: 1,
     outputs: 1,

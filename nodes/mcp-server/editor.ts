@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
+import { TIMEOUT_SETTING } from '../shared/editor/validators';
 import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/server-settings-declaration';
 (function () {
   const TRANSPORT_ROWS = {
@@ -286,9 +287,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
       if (needs(['esp32']).call(this, '')) return true; // not an esp32 server
       return typeof v === 'string' && v !== '' && v !== '_ADD_' && !!RED.nodes.node(v);
     },
-    timeout: function (v) {
-      return v === '' || v === undefined || Number(v) > 0;
-    },
+    timeout: TIMEOUT_SETTING.validate,
   };
   function dialogDefaults() {
     const defaults: Record<string, unknown> = {};
