@@ -486,6 +486,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       await openEditor(`clip-${i}`);
       await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
       clipped.push(...(await clippedNow()).map((c) => `${FLOW_TYPES[i]} ${c}`));
+      if (FLOW_TYPES[i] === 'mcp-tool-in') await shot('mcp-tool-in-dialog');
       await page.locator('#node-dialog-cancel').click();
       await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     }
