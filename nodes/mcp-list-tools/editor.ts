@@ -35,13 +35,17 @@ import { MCP_FAMILY } from '../shared/editor/families';
     oneditprepare: function () {
       const node = this;
       $('#node-input-property').typedInput({ default: 'msg', types: ['msg'] });
+      // Opening the dialog and changing the format can ask twice at once: only the latest answer is shown.
+      let latest = 0;
       function refreshWarnings() {
+        const asked = ++latest;
         const server = $('#node-input-server').val() as string;
         const format = $('#node-input-format').val();
         const box = $('#mcp-list-tools-warnings').empty().removeClass('mcp-ok');
         if (!server || server === '_ADD_' || format === 'mcp') return;
         box.text(node._('mcp-list-tools.editor.loading'));
         dialogs.loadTools(server, { format: format, prefix: $('#node-input-prefix').val() as string }, function (err, r) {
+          if (asked !== latest) return;
           box.empty();
           if (err) {
             box.text(node._('mcp-list-tools.editor.loadFailed', { error: err }));
