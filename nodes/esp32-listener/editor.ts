@@ -1,6 +1,7 @@
 // The esp32-listener dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { LISTENER_CREDENTIALS } from './credentials';
 (function () {
   const ROWS = {
     websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'vision', 'voice'],
@@ -35,13 +36,7 @@ import { registerDialog } from '../shared/editor/register';
       voice: { value: 'off' },
       live: { value: { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] } },
     },
-    credentials: {
-      tokens: { type: 'password' },
-      username: { type: 'text' },
-      password: { type: 'password' },
-      visionToken: { type: 'password' },
-      apiKey: { type: 'password' },
-    },
+    credentials: LISTENER_CREDENTIALS,
     label: function () {
       if (this.name) return this.name;
       if (this.transport === 'mqtt') return 'esp32 ' + (this.broker || 'mqtt');

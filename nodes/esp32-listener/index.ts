@@ -10,6 +10,7 @@ import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { oncePerAdminApp } from '../shared/admin-routes';
 import { registerEsp32DeviceRoutes } from './devices-route';
+import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';
 import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
@@ -63,15 +64,7 @@ export = function (RED: RED) {
     });
   }
 
-  RED.nodes.registerType('esp32-listener', Esp32ListenerNode, {
-    credentials: {
-      tokens: { type: 'password' },
-      username: { type: 'text' },
-      password: { type: 'password' },
-      visionToken: { type: 'password' },
-      apiKey: { type: 'password' },
-    },
-  });
+  RED.nodes.registerType('esp32-listener', Esp32ListenerNode, { credentials: LISTENER_CREDENTIALS });
   oncePerAdminApp(RED, 'esp32-listener', registerEsp32DeviceRoutes); // /esp32-listener/:id/devices
 };
 

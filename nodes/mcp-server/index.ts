@@ -3,6 +3,7 @@
 import { errorMessage } from '../../src/errors';
 import { secrets } from '../../src/secrets';
 import { describeEndpoint, normalizeSettings } from '../../src/mcp/settings';
+import { SERVER_CREDENTIALS } from '../../src/mcp/server-settings-declaration';
 import { rememberSecretDestination, serverDestination } from '../shared/secret-destinations';
 import type { ProviderState, ToolProvider } from '../../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../../src/mcp/unconfigured-provider';
@@ -87,17 +88,9 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('mcp-server', McpServerNode, {
-    // secrets: JSON {"headers":{…},"env":{…}} of the entries marked secret in the editor;
-    // secretNames: their names only, so the editor can list them without ever receiving a value;
-    // oauthState: the sign-in (tokens), written by the OAuth routes and refreshes, never in the dialog.
-    credentials: {
-      token: { type: 'password' },
-      secrets: { type: 'password' },
-      secretNames: { type: 'text' },
-      clientId: { type: 'text' },
-      clientSecret: { type: 'password' },
-      oauthState: { type: 'password' },
-    },
+    // The dialog's credentials (src/mcp/server-settings-declaration.ts), plus oauthState: the sign-in
+    // (tokens), written by the OAuth routes and refreshes, never shown in the dialog.
+    credentials: { ...SERVER_CREDENTIALS, oauthState: { type: 'password' } },
   });
   registerServerRoutes(RED);
 };

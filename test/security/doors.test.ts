@@ -83,37 +83,26 @@ describe("security: the editor's Test routes send a stored secret only where it 
     }
   });
 
-  it('Test connection with the stored token and another URL: refused, nothing sent there; the deployed URL gets it', async () => {
-    const other = await helper
-      .request()
-      .post('/mcp-server/test')
-      .send({ id: 'srv', config: { transport: 'http', url: `${elsewhere.url}/mcp` }, token: '__PWRD__' })
-      .expect(200);
+  /** A Test route asked with the stored secret: refused for `elsewhere`, sent for the deployed address. */
+  async function storedSecretStaysHome(route: string, bodyFor: (baseUrl: string) => Record<string, unknown>): Promise<void> {
+    const other = await helper.request().post(route).send(bodyFor(elsewhere.url)).expect(200);
     assert.equal(other.body.ok, false);
     assert.match(other.body.error, /sent only to the address this node was deployed with/);
     assert.deepEqual(elsewhere.seen, []);
-    await helper
-      .request()
-      .post('/mcp-server/test')
-      .send({ id: 'srv', config: { transport: 'http', url: `${deployed.url}/api/mcp` }, token: '__PWRD__' })
-      .expect(200);
+    await helper.request().post(route).send(bodyFor(deployed.url)).expect(200);
+  }
+
+  it('Test connection with the stored token and another URL: refused, nothing sent there; the deployed URL gets it', async () => {
+    await storedSecretStaysHome('/mcp-server/test', (base) => ({
+      id: 'srv',
+      config: { transport: 'http', url: `${base}/api/mcp` },
+      token: '__PWRD__',
+    }));
     assert.ok(deployed.seen.some((h) => h.authorization === 'Bearer stored-server-token'));
   });
 
   it("gemini-agent's Test prompt with the stored key and another base URL: refused, nothing sent there", async () => {
-    const other = await helper
-      .request()
-      .post('/gemini-agent/test')
-      .send({ id: 'agent', apiKey: '__PWRD__', prompt: 'hello', config: { baseUrl: elsewhere.url, servers: [] } })
-      .expect(200);
-    assert.equal(other.body.ok, false);
-    assert.match(other.body.error, /sent only to the address this node was deployed with/);
-    assert.deepEqual(elsewhere.seen, []);
-    await helper
-      .request()
-      .post('/gemini-agent/test')
-      .send({ id: 'agent', apiKey: '__PWRD__', prompt: 'hello', config: { baseUrl: deployed.url, servers: [] } })
-      .expect(200);
+    await storedSecretStaysHome('/gemini-agent/test', (base) => ({ id: 'agent', apiKey: '__PWRD__', prompt: 'hello', config: { baseUrl: base, servers: [] } }));
     assert.ok(deployed.seen.some((h) => h['x-goog-api-key'] === 'stored-api-key'));
   });
 });
