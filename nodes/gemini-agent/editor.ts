@@ -5,6 +5,8 @@ import { registerDialog } from '../shared/editor/register';
 import { GEMINI_FAMILY } from '../shared/editor/families';
 (function () {
   const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
+  // The value core's config pickers use for "add a new one".
+  const ADD = '_ADD_';
   function blankOr(test) {
     return function (v) {
       return v === '' || v === undefined || v === null || test(String(v).trim());
@@ -41,6 +43,15 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
       $('<option>').val(c.id).text(serverLabel(c)).appendTo(spServer);
     });
     spServer.val(sp.server || '');
+    // Servers added from the Tools tab appear here too.
+    spServer.on('focus mousedown', function () {
+      const keep = spServer.val();
+      spServer.children().slice(1).remove();
+      serverConfigs().forEach(function (c) {
+        $('<option>').val(c.id).text(serverLabel(c)).appendTo(spServer);
+      });
+      spServer.val(keep as string);
+    });
     $('#gemini-agent-sp-name').val(sp.name || '');
     $('#gemini-agent-sp-args').val(sp.arguments && typeof sp.arguments === 'object' ? JSON.stringify(sp.arguments) : sp.arguments || '');
     function loadPromptNames() {
@@ -59,19 +70,24 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     loadPromptNames();
   }
 
-  // One server row: the server, its prefix, include / exclude filters and a preview of the
-  // functions it gives Gemini.
+  // One server row: the server (with core's add / edit button for mcp-server config nodes), its
+  // prefix, include / exclude filters and a preview of the functions it gives Gemini.
+  let rowSeq = 0;
   function addServerRow(node, configs, row, data, changed) {
     const entry = $.extend({}, defaultEntry, data);
     row.addClass('gemini-agent-server-row');
     const serverRow = $('<div/>', { style: 'display:flex; gap:6px; margin-bottom:4px; align-items:center;' }).appendTo(row);
-    const select = $('<select/>', { class: 'node-input-entry-server', style: 'flex:1' }).appendTo(serverRow);
+    // A unique id, so core's config dialog can refill this select when a server is added or edited.
+    const selectName = 'server-' + ++rowSeq;
+    const select = $('<select/>', { id: 'gemini-agent-' + selectName, class: 'node-input-entry-server', style: 'flex:1' }).appendTo(serverRow);
     $('<option/>').val('').text(node._('gemini-agent.servers.pick')).appendTo(select);
     configs.forEach(function (c) {
       $('<option/>').val(c.id).text(serverLabel(c)).appendTo(select);
     });
+    $('<option/>').val(ADD).text(node._('gemini-agent.servers.add')).appendTo(select);
     if (
       entry.server &&
+      entry.server !== ADD &&
       !configs.some(function (c) {
         return c.id === entry.server;
       })
@@ -82,7 +98,23 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
         .appendTo(select);
     }
     select.val(entry.server || (configs.length === 1 ? configs[0].id : ''));
-    $('<input/>', { type: 'text', class: 'node-input-entry-prefix', style: 'width:42%' })
+    // Opens core's mcp-server dialog on top of this one: the picked server, or a new one.
+    function openServerDialog() {
+      const v = String(select.val() || '');
+      const existing = v && v !== ADD && RED.nodes.node(v) ? v : ADD;
+      // @types/node-red lags the editor: editConfig takes the editing node as a fifth argument.
+      (RED.editor as any).editConfig(selectName, 'mcp-server', existing, 'gemini-agent', node);
+    }
+    row.data('openServerDialog', openServerDialog);
+    $('<button/>', { type: 'button', class: 'red-ui-button gemini-agent-edit-server' })
+      .attr('title', node._('gemini-agent.servers.edit'))
+      .append($('<i/>', { class: 'fa fa-pencil' }))
+      .on('click', function (e) {
+        e.preventDefault();
+        openServerDialog();
+      })
+      .appendTo(serverRow);
+    $('<input/>', { type: 'text', class: 'node-input-entry-prefix', style: 'width:36%' })
       .attr('placeholder', node._('gemini-agent.placeholder.prefix'))
       .attr('title', node._('gemini-agent.label.prefix'))
       .val(entry.prefix || '')
@@ -101,20 +133,30 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     // Which functions this row gives Gemini after its filters (from the deployed server).
     $('<div/>', { class: 'node-input-entry-preview gemini-agent-preview' }).appendTo(row);
     function mark() {
-      const v = select.val();
-      select.toggleClass(
-        'input-error',
-        !v ||
-          !configs.some(function (c) {
-            return c.id === v;
-          }),
-      );
+      const v = String(select.val() || '');
+      const c: any = v && v !== ADD ? RED.nodes.node(v) : null;
+      select.toggleClass('input-error', !c || c.type !== 'mcp-server');
     }
+    select.on('change', function () {
+      // Core's refill after its dialog selects the new server, or "none" when it was cancelled.
+      if (select.val() === ADD && !select.data('opening')) {
+        select.data('opening', true);
+        openServerDialog();
+        setTimeout(function () {
+          select.data('opening', false);
+        }, 100);
+      }
+      $('#gemini-agent-no-servers').toggle(serverConfigs().length === 0);
+    });
     row.find('select, input, textarea').on('change input', function () {
       mark();
       changed();
     });
     mark();
+  }
+
+  function serverOf(v) {
+    return v && v !== ADD ? v : '';
   }
 
   // The rows as the dialog shows them now (saved or not).
@@ -123,7 +165,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     list.editableList('items').each(function () {
       const row = $(this);
       servers.push({
-        server: row.find('.node-input-entry-server').val() || '',
+        server: serverOf(row.find('.node-input-entry-server').val()),
         include: row.find('.node-input-entry-include').val(),
         exclude: row.find('.node-input-entry-exclude').val(),
         prefix: row.find('.node-input-entry-prefix').val(),
@@ -145,7 +187,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
       // inside the scrolling dialog would hide the filters.
       height: 'auto',
       addItem: function (row, index, data) {
-        addServerRow(node, configs, row, data, schedulePreview);
+        addServerRow(node, serverConfigs(), row, data, schedulePreview);
       },
       removeItem: schedulePreview,
       sortItems: schedulePreview,
@@ -155,6 +197,16 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     (node.servers || []).forEach(function (s) {
       list.editableList('addItem', s);
     });
+    // "new MCP server": a row of its own, with core's add dialog opened for it at once.
+    $('<button/>', { type: 'button', id: 'gemini-agent-new-server', class: 'red-ui-button red-ui-button-small', style: 'margin-top:4px' })
+      .append($('<i/>', { class: 'fa fa-plus' }), ' ', $('<span/>').text(node._('gemini-agent.servers.new')))
+      .on('click', function (e) {
+        e.preventDefault();
+        list.editableList('addItem', { server: ADD });
+        // editableList hands addItem the row's inner container, which holds the opener.
+        list.find('.gemini-agent-server-row').last().data('openServerDialog')();
+      })
+      .insertAfter($('#node-input-servers-container').closest('.red-ui-editableList'));
     schedulePreview();
     return {
       current: function () {
@@ -194,6 +246,22 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
           }),
         );
       });
+    });
+  }
+
+  // Four tabs, as core's function node groups its settings: what Gemini is, which tools it gets,
+  // which calls wait for a person, and memory and connection.
+  function prepareTabs(node) {
+    // @types/node-red lags the editor's tabs API (id, addTab with an id and label).
+    const tabs = (RED as any).tabs.create({
+      id: 'gemini-agent-tabs',
+      onchange: function (tab: { id: string }) {
+        $('#gemini-agent-tabs-content').children().hide();
+        $('#' + tab.id).show();
+      },
+    });
+    ['gemini', 'tools', 'approval', 'more'].forEach(function (t) {
+      tabs.addTab({ id: 'gemini-agent-tab-' + t, label: node._('gemini-agent.tabs.' + t) });
     });
   }
 
@@ -358,6 +426,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     },
     oneditprepare: function () {
       const node = this;
+      prepareTabs(node);
       $('#node-input-systemInstruction').typedInput({
         default: 'str',
         types: ['str', 'msg', 'flow', 'global', 'env'],

@@ -123,6 +123,12 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.locator('#node-dialog-ok').waitFor();
   }
 
+  /** The agent dialog groups its settings in tabs: Gemini, Tools, Approval, Memory & connection. */
+  async function showTab(tab: 'gemini' | 'tools' | 'approval' | 'more'): Promise<void> {
+    await page.locator(`#gemini-agent-tabs a[href="#gemini-agent-tab-${tab}"]`).click();
+    await page.locator(`#gemini-agent-tab-${tab}`).waitFor({ state: 'visible' });
+  }
+
   async function shot(name: string): Promise<void> {
     await page
       .locator('.red-ui-tray:last-of-type')
@@ -139,6 +145,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     assert.equal(await page.inputValue('#node-input-model'), 'gemini-3.5-flash');
 
     // The deployed server row, and what it gives Gemini (all 19 HA tools before any filter).
+    await showTab('tools');
     const row = page.locator('.gemini-agent-server-row').first();
     assert.equal(await row.locator('.node-input-entry-server').inputValue(), 'ha');
     await page.waitForFunction(() => /19 of 19 tools/.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
@@ -147,7 +154,6 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.waitForFunction(() => /^2 of 19 tools: /.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
     await row.locator('.node-input-entry-exclude').fill('HassTurnOff');
     await page.waitForFunction(() => $('.node-input-entry-preview').first().text() === '1 of 19 tools: HassTurnOn', undefined, { timeout: 30000 });
-    await page.locator('#node-input-model').scrollIntoViewIfNeeded();
     await shot('gemini-agent-servers');
 
     // Inline validation: a bad value turns the field red before any deploy.
@@ -157,6 +163,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.fill('#node-input-maxSteps', '4');
     await page.locator('#node-input-maxSteps').blur();
     await page.waitForFunction(() => !$('#node-input-maxSteps').hasClass('input-error'));
+    await showTab('gemini');
     await page.fill('#node-input-temperature', '3');
     await page.locator('#node-input-temperature').blur();
     await page.waitForFunction(() => $('#node-input-temperature').hasClass('input-error'));
@@ -209,6 +216,47 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     // Cancelled: the node keeps its saved model.
     assert.equal(await page.evaluate(() => RED.nodes.node('agent1').model), 'gemini-3.5-flash');
+  });
+
+  it('gemini-agent: a new MCP server is added from the agent dialog itself, deployed, and its tools previewed', async () => {
+    await openEditor('agent1');
+    await showTab('tools');
+    assert.equal(await page.locator('.gemini-agent-server-row').count(), 1);
+    // "new MCP server" adds a row and opens core's mcp-server dialog on top of the agent's.
+    await page.locator('#gemini-agent-new-server').click();
+    await page.locator('#node-config-dialog-ok').waitFor();
+    await page.fill('#node-config-input-name', 'Upstairs HA');
+    await page.selectOption('#node-config-input-transport', 'http');
+    await page.fill('#node-config-input-url', ha!.url);
+    await page.fill('#node-config-input-token', ha!.token);
+    await page.locator('#node-config-dialog-ok').click();
+    await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
+    // Back in the agent dialog: the new row holds the new server, picked by its name.
+    const second = page.locator('.gemini-agent-server-row').nth(1);
+    await page.waitForFunction(() => {
+      const v = $('.gemini-agent-server-row').eq(1).find('.node-input-entry-server').val();
+      const n = v && RED.nodes.node(v);
+      return !!n && n.type === 'mcp-server' && n.name === 'Upstairs HA';
+    });
+    assert.equal(await second.locator('.node-input-entry-server option:checked').innerText(), 'Upstairs HA');
+    // Not deployed yet: the preview says so rather than guessing.
+    await page.waitForFunction(() => /not deployed.*Deploy the flow first/.test($('.node-input-entry-preview').eq(1).text()), undefined, { timeout: 30000 });
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    const saved = await page.evaluate(() => RED.nodes.node('agent1').servers.map((s: any) => RED.nodes.node(s.server).name));
+    assert.deepEqual(saved, ['Home Assistant', 'Upstairs HA']);
+
+    // Deploy with the editor's own button; the reopened dialog previews the new server's tools.
+    await page.locator('#red-ui-header-button-deploy').click();
+    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    // Core warns that the servers look unused (it counts users only through single config fields).
+    await page.evaluate(() => $('.red-ui-notification').remove());
+    await openEditor('agent1');
+    await showTab('tools');
+    await page.waitForFunction(() => /^19 of 19 tools: /.test($('.node-input-entry-preview').eq(1).text()), undefined, { timeout: 30000 });
+    await shot('gemini-agent-new-server');
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
   });
 
   it('esp32-listener: shows the connected device and its tool count', async () => {

@@ -443,7 +443,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     }
   });
 
-  it('no dialog clips its placeholders at 1280 px: what explains a blank field is a hint line under it', async () => {
+  it('no dialog clips its placeholders or wraps its labels at 1280 px: what explains a blank field is a hint line under it', async () => {
     const FLOW_TYPES = [
       'mcp-list-tools',
       'mcp-call-tool',
@@ -456,36 +456,60 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       'mcp-tool-out',
     ];
     const CONFIG_TYPES = ['mcp-server', 'esp32-listener', 'mcp-endpoint'];
+    // Placeholders cut off at the field's edge, and labels wrapped onto a second line, in what the
+    // open dialog shows now.
     const clippedNow = () =>
       page.evaluate(() => {
         const ctx = document.createElement('canvas').getContext('2d')!;
         const out: string[] = [];
-        $('.red-ui-tray:last-of-type')
-          .find('input[placeholder], textarea[placeholder]')
-          .each(function (this: HTMLInputElement) {
-            if (!this.placeholder || this.offsetParent === null) return;
-            const style = getComputedStyle(this);
-            ctx.font = style.font;
-            const room = this.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-            // An input shows one line; a textarea wraps its placeholder into as many lines as it is high.
-            const lines =
-              this.tagName === 'TEXTAREA'
-                ? Math.max(
-                    1,
-                    Math.floor((this.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / (parseFloat(style.lineHeight) || 18)),
-                  )
-                : 1;
-            const needed = this.placeholder.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(ctx.measureText(line).width / room)), 0);
-            if (needed > lines || (lines === 1 && ctx.measureText(this.placeholder).width > room + 1)) out.push(`#${this.id}: "${this.placeholder}"`);
-          });
+        const tray = $('.red-ui-tray:last-of-type');
+        tray.find('input[placeholder], textarea[placeholder]').each(function (this: HTMLInputElement) {
+          if (!this.placeholder || this.offsetParent === null) return;
+          const style = getComputedStyle(this);
+          ctx.font = style.font;
+          const room = this.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          // An input shows one line; a textarea wraps its placeholder into as many lines as it is high.
+          const lines =
+            this.tagName === 'TEXTAREA'
+              ? Math.max(
+                  1,
+                  Math.floor((this.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / (parseFloat(style.lineHeight) || 18)),
+                )
+              : 1;
+          const needed = this.placeholder.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(ctx.measureText(line).width / room)), 0);
+          if (needed > lines || (lines === 1 && ctx.measureText(this.placeholder).width > room + 1)) out.push(`#${this.id}: "${this.placeholder}"`);
+        });
+        tray.find('.form-row > label').each(function (this: HTMLLabelElement) {
+          if (this.offsetParent === null || !this.textContent!.trim()) return;
+          const lineHeight = parseFloat(getComputedStyle(this).lineHeight) || 20;
+          if (this.getBoundingClientRect().height > lineHeight * 1.5) out.push(`label "${this.textContent!.trim()}" wraps`);
+        });
         return out;
       });
+    // Every tab of a dialog that groups its settings (gemini-agent), or the one form of the others.
+    const clippedInEveryTab = async (form: string) => {
+      const tabs = await page.locator(`${form} .red-ui-tabs li a`).all();
+      if (!tabs.length) return clippedNow();
+      const out: string[] = [];
+      for (const tab of tabs) {
+        await tab.click();
+        const name = (await tab.innerText()).trim();
+        out.push(...(await clippedNow()).map((c) => `(tab ${name}) ${c}`));
+        // A grouped dialog exists so that no tab runs past the fold of an 800 px high window.
+        const overflow = await page.evaluate(() => {
+          const body = $('.red-ui-tray:last-of-type .red-ui-tray-body')[0] as HTMLElement;
+          return body.scrollHeight - body.clientHeight;
+        });
+        if (overflow > 1) out.push(`(tab ${name}) runs ${overflow} px past the fold`);
+      }
+      return out;
+    };
     const clipped: string[] = [];
     await placeNodes(FLOW_TYPES.map((type, i) => ({ id: `clip-${i}`, type, x: 700, y: 80 + i * 50, wires: [] })));
     for (let i = 0; i < FLOW_TYPES.length; i++) {
       await openEditor(`clip-${i}`);
       await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
-      clipped.push(...(await clippedNow()).map((c) => `${FLOW_TYPES[i]} ${c}`));
+      clipped.push(...(await clippedInEveryTab('#dialog-form')).map((c) => `${FLOW_TYPES[i]} ${c}`));
       if (FLOW_TYPES[i] === 'mcp-tool-in') await shot('mcp-tool-in-dialog');
       await page.locator('#node-dialog-cancel').click();
       await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
@@ -495,7 +519,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       await page.locator('#node-config-dialog-cancel').waitFor();
       await page.locator('#node-config-dialog-edit-form .form-row').first().waitFor({ timeout: 10000 });
       if (type === 'esp32-listener') await shot('esp32-listener-dialog-hints');
-      clipped.push(...(await clippedNow()).map((c) => `${type} ${c}`));
+      clipped.push(...(await clippedInEveryTab('#node-config-dialog-edit-form')).map((c) => `${type} ${c}`));
       await page.locator('#node-config-dialog-cancel').click();
       await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
     }

@@ -89,6 +89,8 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     await page.selectOption('#gemini-agent-sp-server', 'ha');
     await page.waitForFunction(() => $('#gemini-agent-sp-names option[value="Assist"]').length === 1, undefined, { timeout: 30000 });
     await page.fill('#gemini-agent-sp-name', 'Assist');
+    // Approval has a tab of its own in the agent dialog.
+    await page.locator('#gemini-agent-tabs a[href="#gemini-agent-tab-approval"]').click();
     await page.fill('#node-input-approval', 'HassTurnOff\nHassTurnOn');
     await page.check('#node-input-approveDestructive');
     await page.fill('#node-input-approvalTimeout', '60');
