@@ -174,7 +174,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
     return servers;
   }
 
-  function prepareServerRows(node, configs) {
+  function prepareServerRows(node) {
     let previewTimer;
     function schedulePreview() {
       clearTimeout(previewTimer);
@@ -435,7 +435,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
       const configs = serverConfigs();
       prepareSystemPrompt(node, configs);
       $('#gemini-agent-no-servers').toggle(configs.length === 0);
-      const serverRows = prepareServerRows(node, configs);
+      const serverRows = prepareServerRows(node);
       prepareTestButton(node, serverRows.current);
     },
     oneditsave: function () {
