@@ -1,5 +1,6 @@
 // The mcp-server dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { HOME_ASSISTANT_ADDON, HOME_ASSISTANT_DEFAULT_URL } from '../../src/mcp/home-assistant-addon';
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { TIMEOUT_SETTING } from '../shared/editor/validators';
@@ -344,19 +345,33 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
         .trigger('change');
       oauthPrepare(node);
 
+      // Home Assistant presets: inside the add-on (Supervisor URL and the add-on's own token), or on the
+      // network (the URL's host kept when one is typed).
+      function presetNote(key) {
+        $('#node-config-mcp-preset-note')
+          .text(node._('mcp-server.preset.' + key))
+          .show();
+      }
+      $('#node-config-mcp-ha-addon').on('click', function (e) {
+        e.preventDefault();
+        $('#node-config-input-transport').val('http').trigger('change');
+        $('#node-config-input-url').val(HOME_ASSISTANT_ADDON.url).trigger('change');
+        $('#node-config-input-auth').val('token').trigger('change');
+        $('#node-config-input-token').val(HOME_ASSISTANT_ADDON.token).trigger('change');
+        if (!$('#node-config-input-name').val()) $('#node-config-input-name').val('Home Assistant');
+        presetNote('haAddonNote');
+      });
       $('#node-config-mcp-ha-preset').on('click', function (e) {
         e.preventDefault();
         $('#node-config-input-transport').val('http').trigger('change');
-        const cur = $('#node-config-input-url').val();
-        const base = cur
-          ? String(cur)
-              .replace(/\/api\/mcp.*$/, '')
-              .replace(/\/+$/, '')
-          : 'http://homeassistant.local:8123';
-        $('#node-config-input-url')
-          .val(base + '/api/mcp')
-          .trigger('change');
+        $('#node-config-input-auth').val('token').trigger('change');
+        const cur = String($('#node-config-input-url').val() || '');
+        const url = cur && cur !== HOME_ASSISTANT_ADDON.url ? cur.replace(/\/api\/mcp.*$/, '').replace(/\/+$/, '') + '/api/mcp' : HOME_ASSISTANT_DEFAULT_URL;
+        $('#node-config-input-url').val(url).trigger('change');
+        // The add-on's token reference means nothing outside the add-on.
+        if ($('#node-config-input-token').val() === HOME_ASSISTANT_ADDON.token) $('#node-config-input-token').val('').trigger('change');
         if (!$('#node-config-input-name').val()) $('#node-config-input-name').val('Home Assistant');
+        presetNote('haUrlNote');
       });
 
       $('#node-config-mcp-import-toggle').on('click', function (e) {

@@ -21,7 +21,14 @@ const PACKAGE_NAME = 'node-red-contrib-mcp-gemini';
  * packageDir: the package root Node-RED loads (must hold package.json and the `npm run build` output
  * in dist/). Default: this repository.
  */
-export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Promise<NodeRedProcess> {
+export interface StartOptions {
+  /** More environment for the Node-RED process. */
+  env?: Record<string, string>;
+  /** Another Node-RED runtime to start: the folder holding its node_modules/node-red, and the node binary to run it with. */
+  runtime?: { folder: string; node: string };
+}
+
+export async function startNodeRed(packageDir = resolve(__dirname, '../..'), options: StartOptions = {}): Promise<NodeRedProcess> {
   if (!existsSync(join(packageDir, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
     throw new Error(`${packageDir}/dist is missing: run \`npm run build\` first (npm test does)`);
   }
@@ -50,10 +57,12 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..')): Pr
     )};\n`,
   );
 
-  const redJs: string = require('../../scripts/node-red-home.cjs').RED_JS; // Node-RED 5 in npm test's second run
-  const child: ChildProcess = spawn(process.execPath, [redJs, '--userDir', userDir, '--settings', settingsFile], {
+  const redJs: string = options.runtime
+    ? require.resolve('node-red/red.js', { paths: [options.runtime.folder] })
+    : require('../../scripts/node-red-home.cjs').RED_JS; // Node-RED 5 in npm test's second run
+  const child: ChildProcess = spawn(options.runtime?.node ?? process.execPath, [redJs, '--userDir', userDir, '--settings', settingsFile], {
     cwd: userDir,
-    env: { ...process.env, NODE_RED_HOME: userDir },
+    env: { ...process.env, ...options.env, NODE_RED_HOME: userDir },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
