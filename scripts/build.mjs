@@ -6,6 +6,8 @@
 //   editor.html as the form and help.html as the help, into dist/nodes/<type>/index.html, where the
 //   registry looks for the HTML of dist/nodes/<type>/index.js;
 // - locale.json becomes dist/nodes/<type>/locales/en-US/index.json (the registry's catalogue path);
+// - the documentation is rendered into resources/docs/ (scripts/build-docs.mjs), where the editor
+//   serves it to the help's links;
 // - each icon goes beside the node that shows it (the registry serves every icon folder of the
 //   package to every node, so each icon is copied once).
 import { execFileSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildDocs } from './build-docs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireHere = createRequire(pathToFileURL(join(root, 'package.json')));
@@ -55,4 +58,5 @@ cpSync(join(root, 'nodes', 'shared', 'locale.json'), join(dist, 'nodes', 'shared
 // Icons no node shows by name (config nodes have none in the palette) stay available all the same.
 for (const icon of iconsLeft) cpSync(join(root, 'icons', icon), join(dist, 'nodes', types[0], 'icons', icon));
 if (!existsSync(join(dist, 'nodes', types[0]))) throw new Error('build: no node was assembled');
-console.log(`built dist/: ${types.length} nodes`);
+const docs = buildDocs(root);
+console.log(`built dist/: ${types.length} nodes; resources/docs/: ${docs.pages} pages and ${docs.nodes} help pages`);

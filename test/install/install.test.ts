@@ -105,6 +105,44 @@ for (const runtime of runtimes()) {
       console.log(`    Node-RED ${version.body.version}`);
     });
 
+    it("every node help's link to the package documentation opens offline, and so does every link and image in those pages", async () => {
+      const allTypes = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))['node-red'].nodes);
+      const html = await (await fetch(`${nr!.url}/nodes`, { headers: { accept: 'text/html' } })).text();
+      const helps = [...html.matchAll(/<script type="text\/html" data-help-name="([^"]+)">([\s\S]*?)<\/script>/g)].filter((m) => allTypes.includes(m[1]));
+      assert.equal(helps.length, allTypes.length, 'a help per node');
+      const start = new Set<string>();
+      for (const [, type, body] of helps) {
+        const local = [...body.matchAll(/href="([^"]+)"/g)].map((m) => m[1]).filter((h) => !/^(https?:|mailto:|#)/.test(h));
+        assert.ok(local.length > 0, `${type}'s help links to the package documentation`);
+        // Relative to the editor's page, wherever the editor is served (the add-on's ingress path too).
+        for (const href of local) start.add(new URL(href, `${nr!.url}/`).href);
+      }
+      const seen = new Set<string>();
+      const broken: string[] = [];
+      const queue = [...start];
+      while (queue.length) {
+        const url = queue.shift()!.split('#')[0];
+        if (seen.has(url)) continue;
+        seen.add(url);
+        const res = await fetch(url);
+        if (res.status !== 200) {
+          broken.push(`${url.replace(nr!.url, '')}: HTTP ${res.status}`);
+          await res.arrayBuffer();
+          continue;
+        }
+        if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) {
+          await res.arrayBuffer();
+          continue;
+        }
+        const page = await res.text();
+        for (const [, href] of page.matchAll(/(?:href|src)="([^"]+)"/g)) if (!/^(https?:|mailto:|#)/.test(href)) queue.push(new URL(href, url).href);
+      }
+      assert.deepEqual(broken, []);
+      const images = [...seen].filter((u) => u.endsWith('.png')).length;
+      console.log(`    help links: ${start.size} from the nodes' help, ${seen.size} pages and images opened, ${images} images, none broken`);
+      assert.ok(seen.size >= 30 && images >= 5, `${seen.size} opened`);
+    });
+
     it('deploys every example; getting-started shows its tool list and echo result offline', async () => {
       const names = readdirSync(join(ROOT, 'examples'))
         .filter((f) => f.endsWith('.json'))
