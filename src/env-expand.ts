@@ -32,3 +32,16 @@ export function expandEnvDeep<T>(value: T, lookup: EnvLookup = processEnvLookup)
   }
   return value;
 }
+
+/**
+ * The `${VAR}` references in `value` that have no default and are not set: what to name when a
+ * setting taken from a variable came out empty ("set MCP_TOKEN on the tab").
+ */
+export function unsetVariables(value: string, lookup: EnvLookup = processEnvLookup): string[] {
+  const names: string[] = [];
+  for (const [, name, fallback] of value.matchAll(PATTERN)) {
+    const v = lookup(name);
+    if (fallback === undefined && (v === undefined || v === null || String(v) === '') && !names.includes(name)) names.push(name);
+  }
+  return names;
+}

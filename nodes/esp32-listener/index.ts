@@ -5,6 +5,8 @@
 // with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; voice-hub-node.ts).
 import { errorMessage } from '../../src/errors';
 import { nodeEnvLookup } from '../shared/node-env';
+import { unsetVariables } from '../../src/env-expand';
+import { storedTokens } from '../shared/stored-tokens';
 import { parseListenerSettings, type RawListenerConfig } from '../../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
@@ -27,6 +29,8 @@ export = function (RED: RED) {
     // Handed to the listener beside its settings: Node-RED's HTTP server, the log, the voice hub.
     const runtime: ListenerRuntime = { log: { debug: (m) => node.debug(m), warn: (m) => node.warn(m) } };
     const env = nodeEnvLookup(RED, node);
+    // Tokens taken from a variable that is not set (an example before its set-up): say which.
+    const unsetTokens = unsetVariables(storedTokens(RED, node), env);
     try {
       const parsed = parseListenerSettings(def as RawListenerConfig, node.credentials ?? {}, env);
       const onNodeRedPort = parsed.transport === 'websocket' && parsed.port === undefined;
@@ -40,17 +44,19 @@ export = function (RED: RED) {
       node.error(t('esp32-listener.errors.badConfig', { reason: settings.message }));
     }
     const devices = new SharedDeviceListener(name, settings, runtime);
+    // Logged, not warned: an example imported to look at is closed on purpose, and its status says so.
+    if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous) node.log(t('esp32-listener.errors.tokenVariableUnset', { name: unsetTokens.join(', ') }));
     node.devices = devices;
     node.voice = voice?.hub;
 
     const users = new Set<Node>();
     devices.on('change', () => {
-      const status = listenerStatus(RED, devices.status());
+      const status = listenerStatus(RED, devices.status(), unsetTokens);
       for (const u of users) u.status(status);
     });
     node.register = (user: Node) => {
       users.add(user);
-      user.status(listenerStatus(RED, devices.status()));
+      user.status(listenerStatus(RED, devices.status(), unsetTokens));
       return devices.register(user);
     };
     node.deregister = (user: Node) => {

@@ -20,7 +20,8 @@ export function getListenerNode(RED: RED, id: unknown): Esp32ListenerConfigNode 
   return n && n.type === 'esp32-listener' && typeof n.register === 'function' ? n : undefined;
 }
 
-export function listenerStatus(RED: RED, s: ListenerStatus): NodeStatus {
+/** `unsetTokenVariables`: the `${VAR}`s of Tokens that are not set, named in the status as what to do. */
+export function listenerStatus(RED: RED, s: ListenerStatus, unsetTokenVariables: string[] = []): NodeStatus {
   const t = translator(RED, 'esp32-listener');
   switch (s.kind) {
     case 'starting':
@@ -33,7 +34,10 @@ export function listenerStatus(RED: RED, s: ListenerStatus): NodeStatus {
         : { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.brokerConnecting') };
     case 'listening': {
       const devices = s.devices > 0 ? t('esp32-listener.status.devices', { count: s.devices }) : t('esp32-listener.status.waiting');
-      if (s.access === 'nobody') return { fill: 'red', shape: 'ring', text: t('esp32-listener.status.noToken') };
+      if (s.access === 'nobody')
+        return unsetTokenVariables.length
+          ? { fill: 'red', shape: 'ring', text: t('esp32-listener.status.tokenVariableUnset', { name: unsetTokenVariables.join(', ') }) }
+          : { fill: 'red', shape: 'ring', text: t('esp32-listener.status.noToken') };
       if (s.access === 'anonymous') return { fill: 'yellow', shape: s.devices > 0 ? 'dot' : 'ring', text: t('esp32-listener.status.anonymous', { devices }) };
       return s.devices > 0 ? { fill: 'green', shape: 'dot', text: devices } : { fill: 'grey', shape: 'ring', text: devices };
     }

@@ -6,7 +6,9 @@ import { HttpServing } from '../../src/server/http-endpoint';
 import { allowedHostnames } from '../../src/server/access';
 import { endpointSettings } from '../../src/server/settings';
 import { errorMessage } from '../../src/errors';
-import { expandEnvDeep } from '../../src/env-expand';
+import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
+import { nodeEnvLookup } from '../shared/node-env';
+import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
 import { mountRoutes } from './http-node-routes';
 import { attachObjectGraph } from './object-graph';
@@ -26,8 +28,11 @@ export = function (RED: RED) {
     const closers: Array<() => Promise<void> | void> = [];
     let status: NodeStatus = {};
     try {
-      // ${VAR} in settings and credentials, as for mcp-server: one exported flow works on every machine.
-      const settings = endpointSettings(expandEnvDeep({ ...def }), expandEnvDeep({ ...(node.credentials ?? {}) }));
+      // ${VAR} in settings and credentials, as for mcp-server: one exported flow works on every machine,
+      // and the token can live in the tab's environment (the examples keep it there).
+      const env = nodeEnvLookup(RED, node);
+      const settings = endpointSettings(expandEnvDeep({ ...def }, env), expandEnvDeep({ ...(node.credentials ?? {}) }, env));
+      const unsetTokens = unsetVariables(storedTokens(RED, node), env);
       node.label = settings.name !== 'node-red' ? settings.name : settings.path;
       node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions });
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
@@ -43,7 +48,12 @@ export = function (RED: RED) {
       status = open
         ? { fill: 'yellow', shape: 'dot', text: t('mcp-endpoint.status.anonymous', { path: settings.path }) }
         : { fill: 'green', shape: 'dot', text: settings.path };
-      if (settings.tokens.length === 0 && !settings.anonymous) {
+      if (settings.tokens.length === 0 && !settings.anonymous && unsetTokens.length) {
+        const name = unsetTokens.join(', ');
+        status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.tokenVariableUnset', { name }) };
+        // Logged, not warned: an example imported to look at is closed on purpose, and the status says so.
+        node.log(t('mcp-endpoint.errors.tokenVariableUnset', { path: settings.path, name }));
+      } else if (settings.tokens.length === 0 && !settings.anonymous) {
         status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.noTokens') };
         node.warn(t('mcp-endpoint.errors.noTokens', { path: settings.path }));
       }

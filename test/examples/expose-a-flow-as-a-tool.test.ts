@@ -2,13 +2,15 @@
 // `npm start` starts it), then called over HTTP by the stock @modelcontextprotocol/client.
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from './node-red-process';
 
 describe('examples: expose-a-flow-as-a-tool.json', function () {
   this.timeout(120_000);
   let nr: NodeRedProcess;
   let client: Client;
-  const flow = readExample('expose-a-flow-as-a-tool');
+  // After the set-up its comment asks for: a token in the tab's MCP_TOKEN.
+  const TOKEN = 'example-endpoint-token-7d2e';
+  const flow = withTabCredentials(readExample('expose-a-flow-as-a-tool'), { MCP_TOKEN: TOKEN });
 
   before(async () => {
     nr = await startNodeRed();
@@ -17,7 +19,7 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
     const deadline = Date.now() + 15_000;
     while ((await fetch(`${nr.url}/mcp`, { method: 'POST' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     client = new Client({ name: 'example-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
   });
   after(async () => {
     await client?.close();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { reply } from '../peers/fake-gemini';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from './node-red-process';
 import { startServicePeers, type ServicePeers } from './service-peers';
 
 describe('examples: home-as-object-graph.json', function () {
@@ -12,7 +12,9 @@ describe('examples: home-as-object-graph.json', function () {
   let peers: ServicePeers;
   let nr: NodeRedProcess;
   let client: Client;
-  const flow = readExample('home-as-object-graph');
+  // After the set-up its comment asks for: a token in the tab's MCP_TOKEN.
+  const TOKEN = 'example-endpoint-token-7d2e';
+  const flow = withTabCredentials(readExample('home-as-object-graph'), { MCP_TOKEN: TOKEN });
 
   before(async () => {
     peers = await startServicePeers();
@@ -23,7 +25,7 @@ describe('examples: home-as-object-graph.json', function () {
     const deadline = Date.now() + 15_000;
     while ((await fetch(`${nr.url}/home-mcp`, { method: 'POST' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     client = new Client({ name: 'example-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/home-mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/home-mcp`), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
   });
   after(async () => {
     await client?.close();

@@ -28,6 +28,14 @@ export function readExample(name: string): FlowNode[] {
   return JSON.parse(readFileSync(join(EXAMPLES_DIR, `${name}.json`), 'utf8'));
 }
 
+/**
+ * An example after its set-up: credential-type variables of its tab given values, as a user does
+ * in the tab's Environment variables (the examples keep their tokens there, empty on import).
+ */
+export function withTabCredentials(flow: FlowNode[], values: Record<string, string>): FlowNode[] {
+  return flow.map((n) => (n.type === 'tab' ? { ...n, credentials: { ...values } } : n));
+}
+
 /** One message of the editor's debug sidebar, decoded. `level` is set for node.error/warn lines. */
 export interface DebugMessage {
   id: string;
@@ -185,6 +193,8 @@ export async function kill(child: ChildProcess): Promise<void> {
 /** The editor's debug sidebar as a stream: Node-RED publishes debug output on the `debug` comms topic. */
 export class DebugFeed {
   readonly messages: DebugMessage[] = [];
+  /** The latest status of every node that set one, by node id (the editor's status/# topic). */
+  readonly statuses = new Map<string, { text?: string; fill?: string; shape?: string }>();
   private waiters = new Set<() => void>();
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data) => {
@@ -196,6 +206,7 @@ export class DebugFeed {
       }
       if (!Array.isArray(batch)) return;
       for (const item of batch) {
+        if (typeof item?.topic === 'string' && item.topic.startsWith('status/')) this.statuses.set(item.topic.slice('status/'.length), item.data ?? {});
         if (item?.topic !== 'debug' || !item.data) continue;
         this.messages.push(decode(item.data));
       }
@@ -210,6 +221,7 @@ export class DebugFeed {
       ws.once('open', () => {
         ws.off('error', reject);
         ws.send(JSON.stringify({ subscribe: 'debug' }));
+        ws.send(JSON.stringify({ subscribe: 'status/#' }));
         resolve(new DebugFeed(ws));
       });
     });

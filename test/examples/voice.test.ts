@@ -13,9 +13,15 @@ import { startServicePeers, type ServicePeers } from './service-peers';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 type Transport = 'websocket' | 'mqtt-gateway';
 
-/** The example as shipped, or with its listener on an MQTT gateway at `port` (voice over UDP). */
+/** What a user gives the tab's DEVICE_TOKEN variable (a credential), as the example's comment asks. */
+const DEVICE_TOKEN = 'voice-example-device-token';
+
+/**
+ * The example after its set-up (DEVICE_TOKEN set on its tab), as shipped or with its listener on
+ * an MQTT gateway at `port` (voice over UDP).
+ */
 function exampleOn(name: string, transport: Transport, port: number): FlowNode[] {
-  const flow = readExample(name);
+  const flow = readExample(name).map((n) => (n.type === 'tab' ? { ...n, credentials: { DEVICE_TOKEN } } : n));
   if (transport === 'websocket') return flow;
   return flow.map((n) => (n.type === 'esp32-listener' ? { ...n, transport: 'mqtt-gateway', port: String(port), bind: '127.0.0.1' } : n));
 }
@@ -26,11 +32,17 @@ async function dialIn(nr: NodeRedProcess, transport: Transport, where: string | 
     const before = closers.length;
     try {
       if (transport === 'websocket') {
-        const device = await XiaozhiWsDevice.connect({ url: `${nr.url.replace('http', 'ws')}${where}`, deviceId, fixture: lichuangDev() });
+        const device = await XiaozhiWsDevice.connect({ url: `${nr.url.replace('http', 'ws')}${where}`, deviceId, token: DEVICE_TOKEN, fixture: lichuangDev() });
         closers.push(() => device.close());
         return await DeviceVoice.overWebSocket(device);
       }
-      const device = await XiaozhiMqttDevice.connect({ brokerUrl: `mqtt://127.0.0.1:${where}`, deviceId, mode: 'stock', fixture: lichuangDev() });
+      const device = await XiaozhiMqttDevice.connect({
+        brokerUrl: `mqtt://127.0.0.1:${where}`,
+        deviceId,
+        mode: 'stock',
+        password: DEVICE_TOKEN,
+        fixture: lichuangDev(),
+      });
       closers.push(() => device.end());
       const voice = await DeviceVoice.overMqtt(device);
       closers.push(() => voice.udp.close());

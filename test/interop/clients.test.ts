@@ -1,7 +1,7 @@
-// examples/expose-a-flow-as-a-tool.json deployed into a real Node-RED, then used by the MCP clients
-// our users run instead of ours: the MCP Inspector CLI and Gemini CLI (pinned in test/tools.json).
-// A second endpoint on the same Node-RED requires a bearer token, to show both clients meet the
-// same 401 and pass the same header a user configures.
+// examples/expose-a-flow-as-a-tool.json deployed into a real Node-RED after its set-up (MCP_TOKEN
+// set on its tab, as its comment asks), then used by the MCP clients our users run instead of ours:
+// the MCP Inspector CLI and Gemini CLI (pinned in test/tools.json), each passing the bearer header
+// a user configures, and each meeting the same 401 without it.
 import assert from 'node:assert/strict';
 import { readExample, startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
 import { skipBecause } from '../helpers/skip';
@@ -9,16 +9,12 @@ import { geminiMcpList, inspector, interopMissing, interopVersions } from './cli
 
 const TOKEN = 'interop-token-4f1c9a';
 
-/** The example plus a token-protected endpoint on /mcp-private serving read_temperature too. */
-function flowWithPrivateEndpoint(): FlowNode[] {
-  const flow = readExample('expose-a-flow-as-a-tool');
-  const toolIn = flow.find((n) => n.type === 'mcp-tool-in' && n.name === 'read_temperature')!;
-  return [
-    ...flow,
-    { id: 'private-endpoint', type: 'mcp-endpoint', name: 'private', path: '/mcp-private', anonymous: false, credentials: { tokens: TOKEN } },
-    { ...toolIn, id: 'private-temp', endpoint: 'private-endpoint', y: toolIn.y + 200 },
-  ];
+/** The example with the tab's MCP_TOKEN set (a credential-type variable). */
+function exampleAfterSetUp(): FlowNode[] {
+  return readExample('expose-a-flow-as-a-tool').map((n) => (n.type === 'tab' ? { ...n, credentials: { MCP_TOKEN: TOKEN } } : n));
 }
+
+const AUTH = ['--header', `Authorization: Bearer ${TOKEN}`];
 
 async function untilMounted(nr: NodeRedProcess, path: string): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -32,7 +28,6 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
   this.timeout(120_000);
   let nr: NodeRedProcess | undefined;
   let url: string;
-  let privateUrl: string;
 
   before(async function () {
     const missing = interopMissing();
@@ -40,11 +35,9 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
     const v = interopVersions();
     console.log(`    MCP Inspector ${v.inspector}, Gemini CLI ${v.gemini}`);
     nr = await startNodeRed();
-    await nr.deploy(flowWithPrivateEndpoint());
+    await nr.deploy(exampleAfterSetUp());
     await untilMounted(nr, '/mcp');
-    await untilMounted(nr, '/mcp-private');
     url = `${nr.url}/mcp`;
-    privateUrl = `${nr.url}/mcp-private`;
   });
   after(async () => {
     await nr?.stop();
@@ -52,7 +45,7 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
 
   describe('MCP Inspector CLI', () => {
     it('lists the flow tools (tools/list)', async () => {
-      const res = await inspector(url, ['--method', 'tools/list']);
+      const res = await inspector(url, ['--method', 'tools/list', ...AUTH]);
       assert.equal(res.code, 0, res.stderr);
       assert.deepEqual(
         res.json.tools.map((t: any) => t.name),
@@ -62,11 +55,11 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
     });
 
     it('calls a flow tool and gets its structured answer (tools/call)', async () => {
-      let res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'read_temperature', '--tool-arg', 'room=bedroom']);
+      let res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'read_temperature', '--tool-arg', 'room=bedroom', ...AUTH]);
       // The example's inject fills the readings 0.1 s after the deploy: retry briefly until it has.
       for (let i = 0; i < 20 && res.json?.isError; i++) {
         await new Promise((r) => setTimeout(r, 250));
-        res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'read_temperature', '--tool-arg', 'room=bedroom']);
+        res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'read_temperature', '--tool-arg', 'room=bedroom', ...AUTH]);
       }
       assert.equal(res.code, 0, res.stderr + res.stdout);
       assert.deepEqual(res.json.structuredContent, { room: 'bedroom', celsius: 19.2 });
@@ -74,31 +67,34 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
     });
 
     it('shows an invalid enum argument as a tool error naming the allowed values', async () => {
-      const res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'toggle_lamp', '--tool-arg', 'lamp=garage']);
+      const res = await inspector(url, ['--method', 'tools/call', '--tool-name', 'toggle_lamp', '--tool-arg', 'lamp=garage', ...AUTH]);
       assert.notEqual(res.code, 0, 'the Inspector exits non-zero on isError');
       assert.equal(res.json.isError, true);
       assert.match(res.json.content[0].text, /lamp: must be one of \["desk","porch"\]/);
     });
 
     it('is refused without the token and lists with the right Authorization header', async () => {
-      const refused = await inspector(privateUrl, ['--method', 'tools/list']);
+      const refused = await inspector(url, ['--method', 'tools/list']);
       assert.notEqual(refused.code, 0);
       assert.equal(refused.json?.tools, undefined);
       assert.match(refused.stdout + refused.stderr, /401|Unauthorized|auth/i);
-      const wrong = await inspector(privateUrl, ['--method', 'tools/list', '--header', 'Authorization: Bearer not-the-token']);
+      const wrong = await inspector(url, ['--method', 'tools/list', '--header', 'Authorization: Bearer not-the-token']);
       assert.notEqual(wrong.code, 0);
-      const listed = await inspector(privateUrl, ['--method', 'tools/list', '--header', `Authorization: Bearer ${TOKEN}`]);
+      const listed = await inspector(url, ['--method', 'tools/list', ...AUTH]);
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual(
         listed.json.tools.map((t: any) => t.name),
-        ['read_temperature'],
+        ['read_temperature', 'toggle_lamp'],
       );
     });
   });
 
   describe('Gemini CLI', () => {
     it('`gemini mcp list` reports the endpoint Connected and a wrong path Disconnected', async () => {
-      const res = await geminiMcpList({ nodered: { httpUrl: url }, wrongpath: { httpUrl: `${nr!.url}/not-mcp` } });
+      const res = await geminiMcpList({
+        nodered: { httpUrl: url, headers: { Authorization: `Bearer ${TOKEN}` } },
+        wrongpath: { httpUrl: `${nr!.url}/not-mcp`, headers: { Authorization: `Bearer ${TOKEN}` } },
+      });
       // Gemini CLI prints its report on stderr.
       const report = res.stdout + res.stderr;
       assert.equal(res.code, 0, report);
@@ -108,8 +104,8 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
 
     it('connects to the token endpoint only with the header in its settings', async () => {
       const res = await geminiMcpList({
-        withtoken: { httpUrl: privateUrl, headers: { Authorization: `Bearer ${TOKEN}` } },
-        notoken: { httpUrl: privateUrl },
+        withtoken: { httpUrl: url, headers: { Authorization: `Bearer ${TOKEN}` } },
+        notoken: { httpUrl: url },
       });
       const report = res.stdout + res.stderr;
       assert.match(report, /withtoken: .* - Connected/);

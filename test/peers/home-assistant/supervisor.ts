@@ -39,7 +39,7 @@ export async function startSupervisor(opts: { token: string; haUrl: string; haTo
     if (url !== SUPERVISOR_MCP_URL && !url?.startsWith(SUPERVISOR_MCP_URL + '?')) return refuse(req, res, 404, `not the Supervisor MCP URL: ${url}`);
     if (req.headers.authorization !== `Bearer ${opts.token}`) return refuse(req, res, 401, '401: Unauthorized');
     standIn.forwarded++;
-    const headers = { ...req.headers, host: ha.host, authorization: `Bearer ${opts.haToken}` };
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: ha.host, authorization: `Bearer ${opts.haToken}` };
     delete headers['proxy-connection'];
     const upstream = httpRequest({ host: ha.hostname, port: ha.port, method: req.method, path: ha.pathname, headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
