@@ -1,6 +1,7 @@
 // Builds what Node-RED loads into dist/:
 // - tsc compiles the engine (src/), the node adapters (nodes/*/index.ts and what they import) and
-//   the MCP servers (servers/) to CommonJS;
+//   the MCP servers (servers/) to CommonJS, which esbuild then bundles with the libraries they use
+//   (scripts/bundle-runtime.mjs): one runtime bundle, a one-line index.js per node, one per server;
 // - each node's dialog is put together from its folder: editor.ts bundled by esbuild (with what it
 //   imports from nodes/shared/editor/ and the settings declarations in src/) into one script, then
 //   editor.html as the form and help.html as the help, into dist/nodes/<type>/index.html, where the
@@ -16,6 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDocs } from './build-docs.mjs';
+import { bundleRuntime } from './bundle-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireHere = createRequire(pathToFileURL(join(root, 'package.json')));
@@ -58,5 +60,8 @@ cpSync(join(root, 'nodes', 'shared', 'locale.json'), join(dist, 'nodes', 'shared
 // Icons no node shows by name (config nodes have none in the palette) stay available all the same.
 for (const icon of iconsLeft) cpSync(join(root, 'icons', icon), join(dist, 'nodes', types[0], 'icons', icon));
 if (!existsSync(join(dist, 'nodes', types[0]))) throw new Error('build: no node was assembled');
+const bundled = bundleRuntime(root, esbuild, types);
 const docs = buildDocs(root);
-console.log(`built dist/: ${types.length} nodes; resources/docs/: ${docs.pages} pages and ${docs.nodes} help pages`);
+console.log(
+  `built dist/: ${types.length} nodes in one runtime bundle (${(bundled.runtimeBytes / 1048576).toFixed(1)} MB, ${bundled.libraries} libraries inside), ${bundled.servers} MCP servers; resources/docs/: ${docs.pages} pages and ${docs.nodes} help pages`,
+);

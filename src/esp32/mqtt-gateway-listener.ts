@@ -28,11 +28,7 @@ import {
   type ListenerRuntime,
 } from './listener';
 
-// aedes 1.x is an ES module; loading it with import() keeps this CommonJS build working on every Node 20.
 const MAX_EARLY_MESSAGES = 16;
-
-// (tsc's CommonJS output would turn a literal import() into require(), which cannot load an ES module there.)
-const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
 export class MqttGatewayListener implements Esp32Listener {
   readonly transport = 'mqtt-gateway' as const;
@@ -68,7 +64,9 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   async start(): Promise<void> {
-    const { Aedes } = await importEsm<typeof import('aedes')>('aedes');
+    // aedes 1.x is an ES module: the build bundles it into the CommonJS runtime (scripts/bundle-runtime.mjs),
+    // and loaded only here, so a listener without the gateway never loads a broker.
+    const { Aedes } = await import('aedes');
     const broker: Aedes = await Aedes.createBroker({ authenticate: (c, _u, p, cb) => this.authenticate(c, p, cb) });
     this.broker = broker;
     broker.on('clientReady', (client) => this.onClient(client));

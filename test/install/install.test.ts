@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { skipBecause } from '../helpers/skip';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant/server';
-import { diskSize, installFresh, packContents, packOnce, removeDir, ROOT, runtimes, startInstalled, type InstalledNodeRed } from './installed-node-red';
+import {
+  diskSize,
+  installFresh,
+  packageCount,
+  packContents,
+  packOnce,
+  removeDir,
+  ROOT,
+  runtimes,
+  startInstalled,
+  type InstalledNodeRed,
+} from './installed-node-red';
 
 const PACKAGE = 'node-red-contrib-mcp-gemini';
 const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in'];
@@ -75,13 +86,16 @@ for (const runtime of runtimes()) {
     let nr: InstalledNodeRed | undefined;
     let ha: HomeAssistantStandIn;
     let gemini: FakeGemini;
+    let installedMb = 0;
 
     before(async function () {
       if (runtime.missing) skipBecause(this, `the install specs on ${runtime.name}`, runtime.missing);
       const started = Date.now();
       userDir = installFresh(packOnce());
+      const modules = join(userDir, 'node_modules');
+      installedMb = diskSize(modules) / 1048576;
       console.log(
-        `    installed with --omit=dev in ${((Date.now() - started) / 1000).toFixed(1)} s: node_modules ${(diskSize(join(userDir, 'node_modules')) / 1048576).toFixed(1)} MB`,
+        `    installed with --omit=dev in ${((Date.now() - started) / 1000).toFixed(1)} s: node_modules ${installedMb.toFixed(1)} MB, ${packageCount(modules)} packages`,
       );
       ha = await startHomeAssistant();
       gemini = await startFakeGemini();
@@ -92,6 +106,11 @@ for (const runtime of runtimes()) {
       await gemini?.close();
       await ha?.close();
       removeDir(userDir);
+    });
+
+    it('installs in at most 40 MB: the libraries are bundled, PGlite without its extension archives', () => {
+      // A size, not a time: the same on every machine. It was 103 MB in 135 packages before the bundling.
+      assert.ok(installedMb > 5 && installedMb <= 40, `node_modules is ${installedMb.toFixed(1)} MB`);
     });
 
     it('loads every node set of the installed package without errors', async () => {

@@ -67,6 +67,20 @@ export function installFresh(tgz: string): string {
   return userDir;
 }
 
+/** The packages npm installed under `modules` (every folder with a package.json naming a package, nested ones too). */
+export function packageCount(modules: string): number {
+  let count = 0;
+  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const dirs = entry.name.startsWith('@') ? readdirSync(join(modules, entry.name)).map((n) => join(modules, entry.name, n)) : [join(modules, entry.name)];
+    for (const dir of dirs) {
+      if (existsSync(join(dir, 'package.json'))) count++;
+      if (existsSync(join(dir, 'node_modules'))) count += packageCount(join(dir, 'node_modules'));
+    }
+  }
+  return count;
+}
+
 /** Bytes under `dir` (what `du` would count, without following links). */
 export function diskSize(dir: string): number {
   let total = 0;

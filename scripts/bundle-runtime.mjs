@@ -1,0 +1,117 @@
+// Turns tsc's output in dist/ into what is installed: one bundle for the runtime and one per MCP
+// server, with the libraries they use inside, so a palette install does not fetch and unpack those
+// libraries' every build, type and map (the package was 103 MB in node_modules before this).
+// - dist/nodes/shared/runtime.js: every node adapter, the engine (src/) and the libraries. It sits
+//   where nodes/shared/ compiles to, so what finds files beside itself (__dirname in i18n.ts, the
+//   package root in module-specifier.ts) finds the same files as before.
+// - dist/nodes/<type>/index.js: what Node-RED loads, one line taking that node from the bundle, so
+//   module state (one listener registry, one admin-route set) is shared as it was.
+// - dist/servers/<name>/main.js: each MCP server the nodes start as a child process, bundled alone.
+// - PGlite (the todo server's embedded Postgres) is bundled into the todo server too: its CommonJS
+//   build finds pglite.wasm, initdb.wasm and pglite.data beside the file that holds its code, so the
+//   build copies those three there; its extension archives (12 MB) are not needed and not shipped.
+// - dist/THIRD-PARTY-NOTICES.txt: the licence of every library inside a bundle.
+// What stays installed from npm: what loads files of its own at run time or is loaded as native ESM
+// (EXTERNAL below), declared in package.json's dependencies.
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export const EXTERNAL = [
+  // Opus codec: a native build or its WebAssembly, loaded from its own folder.
+  '@evan/opus',
+  // ws's optional native speed-ups: ws works without them, and checks for them itself.
+  'bufferutil',
+  'utf-8-validate',
+];
+
+/** What PGlite's Node build loads at run time, relative to its code. */
+const PGLITE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'];
+
+function requireFrom(root) {
+  return createRequire(join(root, 'package.json'));
+}
+
+export function bundleRuntime(root, esbuild, types) {
+  const dist = join(root, 'dist');
+  const entry = join(dist, 'nodes', 'shared', 'runtime-entry.js');
+  writeFileSync(entry, `module.exports = {\n${types.map((t) => `  '${t}': require('../${t}/index.js'),`).join('\n')}\n};\n`);
+  const inputs = new Set();
+  const bundle = (entryPoint, outfile) => {
+    const result = esbuild.buildSync({
+      entryPoints: [entryPoint],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: EXTERNAL,
+      // Readable stack traces: whitespace and syntax minified, names kept.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      keepNames: true,
+      legalComments: 'none', // the licences go to THIRD-PARTY-NOTICES.txt whole
+      metafile: true,
+      allowOverwrite: true,
+      logLevel: 'warning',
+    });
+    for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
+  };
+  const runtime = join(dist, 'nodes', 'shared', 'runtime.js');
+  bundle(entry, runtime + '.tmp');
+  const servers = readdirSync(join(dist, 'servers')).filter((s) => existsSync(join(dist, 'servers', s, 'main.js')));
+  for (const s of servers) bundle(join(dist, 'servers', s, 'main.js'), join(dist, 'servers', s, 'main.js.tmp'));
+
+  // Keep only the bundles, the node stubs and what is not JavaScript (catalogues, dialogs, icons).
+  rmSync(join(dist, 'src'), { recursive: true, force: true });
+  for (const file of walk(join(dist, 'nodes')).concat(walk(join(dist, 'servers')))) if (file.endsWith('.js')) rmSync(file);
+  renameSync(runtime + '.tmp', runtime);
+  for (const s of servers) renameSync(join(dist, 'servers', s, 'main.js.tmp'), join(dist, 'servers', s, 'main.js'));
+  const pglite = join(dirname(requireFrom(root).resolve('@electric-sql/pglite')));
+  for (const file of PGLITE_FILES) cpSync(join(pglite, file), join(dist, 'servers', 'todo', file));
+  for (const type of types) {
+    writeFileSync(
+      join(dist, 'nodes', type, 'index.js'),
+      `// The ${type} node, from the runtime bundle (scripts/bundle-runtime.mjs).\nmodule.exports = require('../shared/runtime.js')['${type}'];\n`,
+    );
+  }
+  const notices = thirdPartyNotices(root, inputs);
+  writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), notices.text);
+  return { runtimeBytes: statSync(runtime).size, servers: servers.length, libraries: notices.count };
+}
+
+function walk(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** Every package a bundle took code from, with its licence file. */
+function thirdPartyNotices(root, inputs) {
+  const packages = new Map();
+  for (const input of inputs) {
+    const parts = input.split(/[\\/]/);
+    const at = parts.lastIndexOf('node_modules');
+    if (at < 0) continue;
+    const nameParts = parts[at + 1].startsWith('@') ? parts.slice(at + 1, at + 3) : parts.slice(at + 1, at + 2);
+    const dir = join(root, ...parts.slice(0, at + 1), ...nameParts);
+    if (packages.has(dir)) continue;
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    packages.set(dir, {
+      name: pkg.name,
+      version: pkg.version,
+      license: pkg.license,
+      text: licenceFile ? readFileSync(join(dir, licenceFile), 'utf8').trim() : '',
+    });
+  }
+  const list = [...packages.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const text =
+    'Libraries bundled into dist/ by scripts/bundle-runtime.mjs, with their licences.\n\n' +
+    list
+      .map(
+        (p) =>
+          `${'='.repeat(72)}\n${p.name}@${p.version} (${p.license ?? 'see text'})\n${'='.repeat(72)}\n${p.text || '(no licence file in the package; see its package.json)'}\n`,
+      )
+      .join('\n');
+  return { text, count: list.length };
+}
