@@ -45,7 +45,8 @@ export = function (RED: RED) {
     }
     const devices = new SharedDeviceListener(name, settings, runtime);
     // Logged, not warned: an example imported to look at is closed on purpose, and its status says so.
-    if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous) node.log(t('esp32-listener.errors.tokenVariableUnset', { name: unsetTokens.join(', ') }));
+    if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous)
+      node.log(t('esp32-listener.errors.tokenVariableUnset', { name: unsetTokens.join(', ') }));
     node.devices = devices;
     node.voice = voice?.hub;
 
