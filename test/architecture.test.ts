@@ -23,8 +23,9 @@ const MAY_USE: Record<string, string[]> = {
   mcp: ['schema'],
   gemini: ['mcp', 'schema', 'audio'],
   esp32: ['mcp', 'audio'],
-  voice: ['esp32', 'gemini', 'mcp', 'audio'],
+  voice: ['esp32', 'gemini', 'mcp', 'audio', 'home-assistant'],
   server: ['schema'],
+  'home-assistant': ['audio'],
 };
 
 function tsFiles(dir: string): string[] {

@@ -51,13 +51,22 @@ export = function (RED: RED) {
     node.voice = voice?.hub;
 
     const users = new Set<Node>();
-    devices.on('change', () => {
-      const status = listenerStatus(RED, devices.status(), unsetTokens);
+    // Assist voice: Home Assistant away or refusing shows on every user, over the device count.
+    const statusNow = () => {
+      const problem = voice?.assist?.problem();
+      return problem
+        ? { fill: 'red' as const, shape: 'ring' as const, text: t('esp32-listener.status.assistProblem', { reason: problem }) }
+        : listenerStatus(RED, devices.status(), unsetTokens);
+    };
+    const showStatus = () => {
+      const status = statusNow();
       for (const u of users) u.status(status);
-    });
+    };
+    devices.on('change', showStatus);
+    voice?.assist?.onChange(showStatus);
     node.register = (user: Node) => {
       users.add(user);
-      user.status(listenerStatus(RED, devices.status(), unsetTokens));
+      user.status(statusNow());
       return devices.register(user);
     };
     node.deregister = (user: Node) => {

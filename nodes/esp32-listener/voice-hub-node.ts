@@ -8,7 +8,8 @@ import type { EnvLookup } from '../../src/env-expand';
 import { secrets } from '../../src/secrets';
 import type { Esp32ListenerSettings } from '../../src/esp32/listener';
 import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
-import { createVoiceHubForListener, parseLiveSettings } from '../../src/voice/hub-for-listener';
+import { createVoiceHubForListener, parseAssistSettings, parseLiveSettings } from '../../src/voice/hub-for-listener';
+import { startAssistLink, type AssistLink } from './assist-link';
 import type { VoiceHub } from '../../src/voice/voice-hub';
 import { lines } from '../shared/input-handler';
 import { getServerNode } from '../shared/server-config';
@@ -17,6 +18,8 @@ import type { Node, NodeDef, RED } from '../shared/red-types';
 
 export interface NodeVoiceHub {
   hub: VoiceHub;
+  /** assist mode: what is wrong with Home Assistant now (for the status), and when that changes */
+  assist?: Pick<AssistLink, 'problem' | 'onChange'>;
   close(): Promise<void>;
 }
 
@@ -33,12 +36,14 @@ export function startNodeVoiceHub(
   if (mode === 'off') return undefined;
   const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
   const live = mode === 'live' ? parseLiveSettings(def.live, env) : undefined;
+  const assist = mode === 'assist' ? startAssistLink(RED, parseAssistSettings(def.assist, env)) : undefined;
   const hub = createVoiceHubForListener({
     mode,
     // The gateway's UDP audio listens on the gateway's port number and address (docs/voice.md).
     udp: settings.transport === 'mqtt-gateway' ? { port: settings.port, bind: settings.bind } : { bind: settings.bind },
     listener: devices,
     warn: (m) => node.warn(secrets.scrub(m)),
+    assist,
     live: live && {
       ...live,
       apiKey: () => resolveApiKey(node.credentials?.apiKey, env),
@@ -55,8 +60,10 @@ export function startNodeVoiceHub(
   });
   return {
     hub,
+    assist,
     close: async () => {
       await hub.close();
+      assist?.close();
       releaseKey();
     },
   };

@@ -28,7 +28,7 @@ export = function (RED: RED) {
       // A copy: flows may change the message, and the tool list is also the routing cache.
       // (structuredClone would turn an utterance's WAV Buffer into a plain Uint8Array.)
       const payload = Buffer.isBuffer(e.payload) ? Buffer.from(e.payload) : structuredClone(e.payload);
-      node.send({ topic: e.topic, device: { ...e.device }, payload, ...(e.wakeWord ? { wakeWord: e.wakeWord } : {}) });
+      node.send({ ...e.fields, topic: e.topic, device: { ...e.device }, payload, ...(e.wakeWord ? { wakeWord: e.wakeWord } : {}) });
     };
     listenerNode.devices.on('event', onEvent);
     void listenerNode.register(node);

@@ -41,6 +41,8 @@ export = function (RED: RED) {
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
       releases.push(rememberSecretDestination(def.id, serverDestination(settings, describeEndpoint(settings))));
       provider = createProvider(RED, settings, node);
+      node.bearerAccess = () =>
+        settings.url ? { url: settings.url, token: async () => (settings.authProvider ? await settings.authProvider.token() : settings.token) } : undefined;
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
       // Never throw from a constructor: report, and let every request fail with the reason.

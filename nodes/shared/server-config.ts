@@ -9,6 +9,11 @@ export interface McpServerConfigNode extends Node {
   displayName: string;
   register(user: Node): void;
   deregister(user: Node): void;
+  /**
+   * For other APIs of the same server (the esp32-listener's Assist voice reaches Home Assistant's
+   * WebSocket API): its URL and its current bearer (token, or the OAuth sign-in's access token).
+   */
+  bearerAccess?(): { url: string; token(): Promise<string | undefined> } | undefined;
 }
 
 export function getServerNode(RED: RED, id: unknown): McpServerConfigNode | undefined {

@@ -34,7 +34,7 @@ export interface DeviceInfo {
   serverInfo?: ServerInfo;
 }
 
-export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected' | 'utterance' | 'transcript' | 'tool_call';
+export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected' | 'utterance' | 'transcript' | 'tool_call' | 'assist_error';
 
 export interface DeviceEvent {
   topic: DeviceEventTopic;
@@ -42,6 +42,8 @@ export interface DeviceEvent {
   payload: unknown;
   /** utterance: the wake word the device detected before it listened */
   wakeWord?: string;
+  /** more fields of the message (assist transcripts: role, conversationId) */
+  fields?: Record<string, unknown>;
 }
 
 export interface Logger {

@@ -8,7 +8,7 @@ import type { Esp32Transport } from './device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
 
 const TRANSPORTS: Esp32Transport[] = ['websocket', 'mqtt', 'mqtt-gateway'];
-const VOICE_MODES: VoiceMode[] = ['off', 'flow', 'live'];
+const VOICE_MODES: VoiceMode[] = ['off', 'flow', 'live', 'assist'];
 
 export interface RawListenerConfig {
   transport?: unknown;

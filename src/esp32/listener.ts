@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { DeviceRegistry } from './device-registry';
 import type { Esp32Transport, Logger } from './device-session';
 
-export type VoiceMode = 'off' | 'flow' | 'live';
+export type VoiceMode = 'off' | 'flow' | 'live' | 'assist';
 
 export interface Esp32ListenerSettings {
   transport: Esp32Transport;

@@ -98,11 +98,17 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
    * An event of a device's voice conversation (utterance, transcript, tool_call) to every user, with
    * the device as its MCP session describes it (the audio channel knows only its id).
    */
-  publishVoiceEvent(topic: DeviceEventTopic, device: { id: string; sessionId?: string }, payload: unknown, wakeWord?: string): void {
+  publishVoiceEvent(
+    topic: DeviceEventTopic,
+    device: { id: string; sessionId?: string },
+    payload: unknown,
+    wakeWord?: string,
+    fields?: Record<string, unknown>,
+  ): void {
     const session = this.active?.registry.get(device.id);
     const transport = this.settings instanceof Error ? 'websocket' : this.settings.transport;
     const info: DeviceInfo = session?.info() ?? { id: device.id, sessionId: device.sessionId ?? '', transport };
-    this.emit('event', { topic, device: info, payload, ...(wakeWord ? { wakeWord } : {}) } satisfies DeviceEvent);
+    this.emit('event', { topic, device: info, payload, ...(wakeWord ? { wakeWord } : {}), ...(fields ? { fields } : {}) } satisfies DeviceEvent);
   }
 
   status(): ListenerStatus {

@@ -12,6 +12,7 @@ import { mcpExecutor } from '../gemini/auto-executor';
 import type { DeviceEventTopic } from '../esp32/device-session';
 import type { SharedDeviceListener } from '../esp32/shared-listener';
 import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
+import type { AssistBridgeOptions } from './assist-bridge';
 
 export interface LiveSettings {
   model: string;
@@ -44,13 +45,33 @@ export interface VoiceHubForListenerOptions {
     /** the configured servers' tool sources, resolved when a session opens */
     sources(): ServerSource[];
   };
+  /** assist mode: the Home Assistant pipeline a device's turns run through */
+  assist?: Pick<AssistBridgeOptions, 'startRun' | 'playAnswer' | 'continueConversation'>;
   warn(message: string): void;
+}
+
+export interface AssistSettings {
+  /** id of the mcp-server whose URL is Home Assistant's */
+  server: string;
+  /** pipeline id; blank: the one for `language`, else Home Assistant's preferred */
+  pipeline?: string;
+  language?: string;
+  continue: boolean;
+}
+
+/** The `assist` setting of flow JSON, `${VAR}` expanded. */
+export function parseAssistSettings(raw: unknown, env: EnvLookup = processEnvLookup): AssistSettings {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  const server = str(r.server);
+  if (!server) throw new Error('voice "assist" needs a Home Assistant server: pick the mcp-server whose URL is Home Assistant\'s');
+  return { server, pipeline: str(r.pipeline) || undefined, language: str(r.language) || undefined, continue: r.continue !== false && r.continue !== 'false' };
 }
 
 export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceHub {
   const live = o.live;
-  const publish = (topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string) =>
-    o.listener().publishVoiceEvent(topic, device, payload, wakeWord);
+  const publish = (topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string, fields?: Record<string, unknown>) =>
+    o.listener().publishVoiceEvent(topic, device, payload, wakeWord, fields);
   return new VoiceHub({
     mode: o.mode,
     udp: o.udp,
@@ -67,6 +88,18 @@ export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceH
           );
         }
       : undefined,
+    openAssist: o.assist ? () => o.assist! : undefined,
+    onAssistEvent: (device, e) => {
+      if (e.topic === 'transcript')
+        publish('transcript', device, e.payload.text, undefined, {
+          role: e.payload.role,
+          ...(e.payload.conversationId ? { conversationId: e.payload.conversationId } : {}),
+        });
+      else if (e.topic === 'assist_error') {
+        publish('assist_error', device, e.payload);
+        o.warn(`esp32-listener assist (device ${device.id}): ${e.payload.code}: ${e.payload.message}`);
+      }
+    },
     onLiveEvent: (device, e) => {
       if (e.topic === 'transcript' || e.topic === 'tool_call') publish(e.topic, device, e.payload);
       else if (e.topic === 'error') o.warn(`esp32-listener live (device ${device.id}): ${e.payload.message}`);

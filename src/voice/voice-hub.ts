@@ -8,13 +8,14 @@ import { Conversation } from './conversation';
 import { decodeAudioFrame, encodeAudioFrame, protocolVersion } from './binary-protocol';
 import { DEFAULT_DOWNLINK, helloAudioParams, type AudioParams } from './device-link';
 import { LiveBridge, type LiveBridgeEvent } from './live-bridge';
+import { AssistBridge, type AssistBridgeEvent, type AssistBridgeOptions } from './assist-bridge';
 import { UdpAudioServer, type UdpHelloPart } from './udp-audio-server';
 import type { Utterance } from './conversation';
 import type { DeviceConversations } from './device-conversations';
 import type { AudioChannels } from '../esp32/listener';
 import type { LiveEvents, LiveSession } from '../gemini/live-session';
 
-export type VoiceMode = 'off' | 'flow' | 'live';
+export type VoiceMode = 'off' | 'flow' | 'live' | 'assist';
 
 export interface VoiceDevice {
   id: string;
@@ -33,6 +34,9 @@ export interface VoiceHubOptions {
   /** live mode: opens a Gemini Live session for one conversation */
   openLive?: (device: VoiceDevice, events: LiveEvents) => Promise<LiveSession>;
   onLiveEvent?: (device: VoiceDevice, event: LiveBridgeEvent) => void;
+  /** assist mode: how one device's turns reach the Home Assistant pipeline */
+  openAssist?: (device: VoiceDevice) => Omit<AssistBridgeOptions, 'conversation' | 'onEvent'>;
+  onAssistEvent?: (device: VoiceDevice, event: AssistBridgeEvent) => void;
 }
 
 /** One device's open audio channel. */
@@ -143,7 +147,9 @@ export class VoiceHub implements DeviceConversations, AudioChannels {
     stopGraceMs: number,
   ): Conversation {
     const live = this.options.mode === 'live';
-    const conversation = new Conversation({ link, sessionId: device.sessionId, downlink, collect: !live, stopGraceMs });
+    const assist = this.options.mode === 'assist';
+    // Live and assist stream the microphone as it comes; flow collects whole utterances.
+    const conversation = new Conversation({ link, sessionId: device.sessionId, downlink, collect: !live && !assist, stopGraceMs });
     if (this.options.mode === 'flow') conversation.on('utterance', (u) => this.options.onUtterance?.(device, u));
     if (live && this.options.openLive) {
       new LiveBridge({
@@ -151,6 +157,9 @@ export class VoiceHub implements DeviceConversations, AudioChannels {
         open: (events) => this.options.openLive!(device, events),
         onEvent: (e) => this.options.onLiveEvent?.(device, e),
       });
+    }
+    if (assist && this.options.openAssist) {
+      new AssistBridge({ conversation, ...this.options.openAssist(device), onEvent: (e) => this.options.onAssistEvent?.(device, e) });
     }
     return conversation;
   }

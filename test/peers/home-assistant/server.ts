@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { haAssistPromptResult, haInitializeResult, haPromptsListResult, haResourcesListResult, haTools, type JsonRpcRequestLike } from './fixtures';
 import { pythonJsonDumps } from './python-json';
 import { answerToolCall } from './tool-calls';
+import { createAssistStandIn, type AssistStandIn } from './assist';
 
 export const DEFAULT_HA_TOKEN = 'ha-stand-in-long-lived-access-token';
 
@@ -32,6 +33,8 @@ export interface HomeAssistantOptions {
   token?: string;
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
+  /** Also serve Assist pipelines: the WebSocket API and the TTS proxy (./assist.ts). */
+  assist?: boolean;
   /** HA's OAuth/IndieAuth sign-in (test/peers/oauth/ha-indieauth.ts): its routes, and its tokens accepted. */
   auth?: {
     route(req: IncomingMessage, res: ServerResponse, body: string, origin: string): boolean;
@@ -44,6 +47,8 @@ export interface HomeAssistantStandIn {
   url: string;
   token: string;
   requests: RecordedRequest[];
+  /** with `assist: true`: the pipeline side */
+  assist?: AssistStandIn;
   close(): Promise<void>;
 }
 
@@ -66,8 +71,10 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
   const token = opts.token ?? DEFAULT_HA_TOKEN;
   const requests: RecordedRequest[] = [];
   let origin = '';
+  const assist = opts.assist ? createAssistStandIn(() => token) : undefined;
 
   const server = createServer((req, res) => {
+    if (assist?.route(req, res)) return;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -84,6 +91,7 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
       handle(req, res, record, accepted, origin);
     });
   });
+  server.on('upgrade', (req, socket, head) => (assist ? assist.upgrade(req, socket, head) : socket.destroy()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -94,8 +102,10 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
     url: `${origin}/api/mcp`,
     token,
     requests,
+    assist,
     close: () =>
       new Promise<void>((resolve) => {
+        assist?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
