@@ -9,6 +9,64 @@ import { LISTENER_CREDENTIALS } from './credentials';
     'mqtt-gateway': ['port', 'bind', 'tokens', 'anonymous', 'allow', 'topics', 'vision', 'voice'],
   };
   const ALL_ROWS = ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'broker', 'username', 'password', 'topics', 'vision', 'voice'];
+  // Assist mode: the Home Assistant server (an http mcp-server), and its pipelines listed through
+  // the deployed server (GET esp32-listener/assist/pipelines); a saved pipeline stays even unlisted.
+  function prepareAssist(node) {
+    const assist = node.assist || {};
+    const servers = $('#esp32-listener-assist-server').empty();
+    $('<option>').val('').text(node._('esp32-listener.assist.pick')).appendTo(servers);
+    let count = 0;
+    RED.nodes.eachConfig(function (c: any) {
+      if (c.type === 'mcp-server' && (c.transport === 'http' || c.transport === 'sse')) {
+        count++;
+        $('<option>')
+          .val(c.id)
+          .text(c.name || c.url || c.id)
+          .appendTo(servers);
+      }
+      return true;
+    });
+    if (!count) servers.children().first().text(node._('esp32-listener.assist.noServers'));
+    servers.val(assist.server || '');
+    $('#esp32-listener-assist-language').val(assist.language || '');
+    $('#esp32-listener-assist-continue').prop('checked', assist.continue !== false);
+    const pipeline = $('#esp32-listener-assist-pipeline');
+    const note = $('#esp32-listener-assist-pipelines-result');
+    function setPipelines(list: Array<{ id: string; name: string; language: string }>) {
+      const keep = String(pipeline.val() || assist.pipeline || '');
+      pipeline.empty();
+      $('<option>').val('').text(node._('esp32-listener.assist.preferred')).appendTo(pipeline);
+      list.forEach(function (p) {
+        $('<option>')
+          .val(p.id)
+          .text(p.name + (p.language ? ' (' + p.language + ')' : ''))
+          .appendTo(pipeline);
+      });
+      if (keep && !list.some((p) => p.id === keep)) $('<option>').val(keep).text(keep).appendTo(pipeline);
+      pipeline.val(keep);
+    }
+    setPipelines([]);
+    function loadPipelines() {
+      const server = servers.val() as string;
+      if (!server) return note.text('');
+      note.text(node._('esp32-listener.assist.loading'));
+      $.getJSON('esp32-listener/assist/pipelines', { server: server })
+        .done(function (r) {
+          if (!r.ok) return note.text(node._('esp32-listener.assist.failed', { error: r.error }));
+          setPipelines(r.pipelines);
+          note.text(node._('esp32-listener.assist.loaded', { count: r.pipelines.length }));
+        })
+        .fail(function () {
+          note.text(node._('esp32-listener.assist.deployFirst'));
+        });
+    }
+    servers.on('change', loadPipelines);
+    $('#esp32-listener-assist-refresh').on('click', function (e) {
+      e.preventDefault();
+      loadPipelines();
+    });
+  }
+
   registerDialog('esp32-listener', {
     category: 'config',
     defaults: {
@@ -35,6 +93,13 @@ import { LISTENER_CREDENTIALS } from './credentials';
       visionUrl: { value: '' },
       voice: { value: 'off' },
       live: { value: { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] } },
+      // voice "assist": the Home Assistant mcp-server, a pipeline id (blank: HA's preferred), language, follow-ups.
+      assist: {
+        value: { server: '', pipeline: '', language: '', continue: true },
+        validate: function (v) {
+          return this.voice !== 'assist' || !!(v && v.server && RED.nodes.node(v.server));
+        },
+      },
     },
     credentials: LISTENER_CREDENTIALS,
     label: function () {
@@ -79,8 +144,12 @@ import { LISTENER_CREDENTIALS } from './credentials';
       });
       if (!box.children().length) box.text(node._('esp32-listener.live.noServers'));
       node._liveChosen = chosen;
+      prepareAssist(node);
       function showVoice() {
         $('.esp32-listener-row-live').toggle($('#node-config-input-voice').val() === 'live');
+        const assist = $('#node-config-input-voice').val() === 'assist';
+        $('.esp32-listener-row-assist').toggle(assist);
+        if (assist) $('#esp32-listener-assist-server').trigger('change'); // list the pipelines
       }
       $('#node-config-input-voice').on('change', showVoice);
       showVoice();
@@ -116,6 +185,12 @@ import { LISTENER_CREDENTIALS } from './credentials';
         .get();
       this.live = live;
       delete this._liveChosen;
+      this.assist = {
+        server: $('#esp32-listener-assist-server').val() || '',
+        pipeline: $('#esp32-listener-assist-pipeline').val() || '',
+        language: String($('#esp32-listener-assist-language').val() || '').trim(),
+        continue: $('#esp32-listener-assist-continue').prop('checked'),
+      };
     },
   });
 })();

@@ -12,6 +12,7 @@ import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { oncePerAdminApp } from '../shared/admin-routes';
 import { registerEsp32DeviceRoutes } from './devices-route';
+import { registerAssistPipelinesRoute } from './assist-route';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';
@@ -52,11 +53,14 @@ export = function (RED: RED) {
 
     const users = new Set<Node>();
     // Assist voice: Home Assistant away or refusing shows on every user, over the device count.
+    // A listener refusing every device says that first: no device could talk anyway.
     const statusNow = () => {
+      const now = devices.status();
       const problem = voice?.assist?.problem();
-      return problem
+      const closed = now.kind === 'listening' && now.access === 'nobody';
+      return problem && !closed
         ? { fill: 'red' as const, shape: 'ring' as const, text: t('esp32-listener.status.assistProblem', { reason: problem }) }
-        : listenerStatus(RED, devices.status(), unsetTokens);
+        : listenerStatus(RED, now, unsetTokens);
     };
     const showStatus = () => {
       const status = statusNow();
@@ -81,7 +85,10 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('esp32-listener', Esp32ListenerNode, { credentials: LISTENER_CREDENTIALS });
-  oncePerAdminApp(RED, 'esp32-listener', registerEsp32DeviceRoutes); // /esp32-listener/:id/devices
+  oncePerAdminApp(RED, 'esp32-listener', () => {
+    registerEsp32DeviceRoutes(RED); //     /esp32-listener/:id/devices
+    registerAssistPipelinesRoute(RED); //  /esp32-listener/assist/pipelines
+  });
 };
 
 function joinPath(root: unknown, path: string): string {

@@ -41,8 +41,12 @@ export = function (RED: RED) {
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
       releases.push(rememberSecretDestination(def.id, serverDestination(settings, describeEndpoint(settings))));
       provider = createProvider(RED, settings, node);
+      // The bearer as this server sends it: the sign-in's, the token, or an Authorization header.
+      const headerBearer = /^Bearer\s+(.+)$/i.exec(Object.entries(settings.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] ?? '')?.[1];
       node.bearerAccess = () =>
-        settings.url ? { url: settings.url, token: async () => (settings.authProvider ? await settings.authProvider.token() : settings.token) } : undefined;
+        settings.url
+          ? { url: settings.url, token: async () => (settings.authProvider ? await settings.authProvider.token() : settings.token || headerBearer) }
+          : undefined;
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
       // Never throw from a constructor: report, and let every request fail with the reason.

@@ -17,7 +17,7 @@ export interface ServicePeers {
 }
 
 export async function startServicePeers(): Promise<ServicePeers> {
-  const ha = await startHomeAssistant();
+  const ha = await startHomeAssistant({ assist: true });
   const gemini = await startFakeGemini();
   return {
     ha,

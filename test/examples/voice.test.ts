@@ -75,6 +75,29 @@ describe('examples: voice', function () {
   });
 
   for (const transport of ['websocket', 'mqtt-gateway'] as const) {
+    it(`esp32-voice-home-assistant-assist (${transport}): the device talks through the Assist pipeline of the Home Assistant stand-in, no Gemini involved`, async () => {
+      const port = await freePort();
+      const flow = exampleOn('esp32-voice-home-assistant-assist', transport, port);
+      await nr.deploy(flow);
+      await assertCleanDeploy(nr, flow);
+      peers.ha.assist!.script({ transcript: 'Turn on the kitchen light', answer: 'The kitchen light is on.' });
+      const geminiBefore = peers.gemini.requests.length;
+      const runsBefore = peers.ha.assist!.runs.length;
+      const voice = await dialIn(nr, transport, transport === 'websocket' ? '/xiaozhi/assist/' : port, 'aa:00:00:00:00:03', closers);
+      const stopped = voice.speaker.nextStop();
+      await voice.say({ mode: 'manual', realTime: true });
+      await stopped;
+      assert.equal(peers.ha.assist!.runs.length, runsBefore + 1, 'one pipeline run');
+      assert.deepEqual(voice.speaker.report.stt, ['Turn on the kitchen light']);
+      assert.deepEqual(voice.speaker.report.sentences, ['The kitchen light is on.']);
+      assert.ok(Math.abs(voice.speaker.report.playedMs - 1666) <= 167, `played ${voice.speaker.report.playedMs} ms`);
+      const user = await nr.debug.next('ast-debug-turns', (m) => m.value?.role === 'user');
+      const assistant = await nr.debug.next('ast-debug-turns', (m) => m.value?.role === 'assistant');
+      assert.equal(user.value.payload, 'Turn on the kitchen light');
+      assert.equal(assistant.value.payload, 'The kitchen light is on.');
+      assert.equal(peers.gemini.requests.length, geminiBefore, 'no cloud model was asked');
+    });
+
     it(`esp32-voice-talk-to-your-home (${transport}): the utterance goes to Gemini as WAV, Home Assistant acts, the device hears the answer`, async () => {
       const port = await freePort();
       const flow = exampleOn('esp32-voice-talk-to-your-home', transport, port);

@@ -1,0 +1,26 @@
+// Admin HTTP route behind the esp32-listener dialog's Assist pipeline list:
+//   GET /esp32-listener/assist/pipelines?server=<mcp-server id>
+// Home Assistant's pipelines (assist_pipeline/pipeline/list) through the deployed mcp-server's URL
+// and bearer, which never leave the runtime. Answer: {ok:true, pipelines:[{id, name, language}],
+// preferred} or {ok:false, error} with what to fix.
+import { HomeAssistantLink } from '../../src/home-assistant/connection';
+import { listPipelines } from '../../src/home-assistant/pipeline-run';
+import { errorMessage } from '../../src/errors';
+import { homeAssistantAccess } from './assist-link';
+import type { RED } from '../shared/red-types';
+
+export function registerAssistPipelinesRoute(RED: RED): void {
+  RED.httpAdmin.get('/esp32-listener/assist/pipelines', RED.auth.needsPermission('esp32-listener.read'), async (req, res) => {
+    let link: HomeAssistantLink | undefined;
+    try {
+      const access = homeAssistantAccess(RED, String(req.query.server ?? ''));
+      link = new HomeAssistantLink({ websocketUrl: access.urls.websocket, token: access.token });
+      const { pipelines, preferred } = await listPipelines(await link.connection());
+      res.json({ ok: true, pipelines, preferred });
+    } catch (err) {
+      res.json({ ok: false, error: errorMessage(err) });
+    } finally {
+      link?.close();
+    }
+  });
+}
