@@ -38,7 +38,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
 
   before(async function () {
     skipWithoutChromium(this, 'agent editor browser test');
-    ha = await startHomeAssistant();
+    ha = await startHomeAssistant({ assist: true });
     fake = await startFakeGemini({ apiKey: API_KEY });
     nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
     await deployFlow();
@@ -283,6 +283,29 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await shot('esp32-listener-devices');
     await page.locator('#node-config-dialog-cancel').click();
     await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
+  });
+
+  it("esp32-listener: voice 'assist' lists Home Assistant's pipelines through the deployed server and saves the choice", async () => {
+    await page.evaluate(() => RED.sidebar.show('config'));
+    await page.locator('.red-ui-palette-node-config', { hasText: 'my devices' }).dblclick();
+    await page.locator('#node-config-input-voice').waitFor();
+    await page.selectOption('#node-config-input-voice', 'assist');
+    await page.locator('#esp32-listener-assist-server').waitFor({ state: 'visible' });
+    await page.selectOption('#esp32-listener-assist-server', 'ha');
+    // Both pipelines of the stand-in, after "Home Assistant's preferred pipeline".
+    await page.waitForFunction(() => $('#esp32-listener-assist-pipeline option').length === 3, undefined, { timeout: 30000 });
+    const options = await page.locator('#esp32-listener-assist-pipeline option').allInnerTexts();
+    assert.deepEqual(options, ["Home Assistant's preferred pipeline", 'Home Assistant (English) (en)', 'Maison (français) (fr)']);
+    assert.equal(await page.locator('#esp32-listener-assist-pipelines-result').innerText(), '2 pipelines');
+    await page.selectOption('#esp32-listener-assist-pipeline', '01cuisine-fr');
+    await page.locator('#esp32-listener-assist-continue').scrollIntoViewIfNeeded();
+    await shot('esp32-listener-assist');
+    await page.locator('#node-config-dialog-ok').click();
+    await page.locator('#node-config-dialog-ok').waitFor({ state: 'detached' });
+    const saved = await page.evaluate(() => ({ voice: RED.nodes.node('lst1').voice, assist: RED.nodes.node('lst1').assist }));
+    assert.deepEqual(saved, { voice: 'assist', assist: { server: 'ha', pipeline: '01cuisine-fr', language: '', continue: true } });
+    // The token never reached the page.
+    assert.doesNotMatch(await page.content(), new RegExp(ha!.token));
   });
 
   it('raised no script errors in the editor page', () => {
