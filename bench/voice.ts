@@ -15,8 +15,8 @@ import { createGeminiClient } from '../src/gemini/client';
 import { synthesizeSpeech } from '../src/gemini/tts';
 import { LiveSession } from '../src/gemini/live-session';
 import { OpusDecoder, OpusEncoder, pcmFromBytes, type PcmAudio } from '../src/audio';
-import { VoiceHub, type VoiceHubOptions } from '../src/voice/voice-hub';
-import { WebSocketDeviceListener } from '../src/esp32/ws-listener';
+import type { VoiceHub, VoiceHubOptions } from '../src/voice/voice-hub';
+import { startVoiceListener, pushToTalk } from './voice-rig';
 import { startFakeGemini, reply, ANSWER_PCM } from '../test/peers/fake-gemini';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice, DeviceMicrophone, speechSamples } from '../test/peers/xiaozhi-device';
 import type { SpeechSynthesizer } from '../src/voice/conversation';
@@ -79,30 +79,6 @@ async function main() {
   cpu();
   await load(fake, client);
   await fake.close();
-}
-
-/** The esp32-listener's WebSocket listener on a port of its own, with a voice hub on its audio seam. */
-async function startVoiceListener(options: (hub: () => VoiceHub) => VoiceHubOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const hub: VoiceHub = new VoiceHub(options(() => hub));
-  const listener = new WebSocketDeviceListener(
-    {
-      transport: 'websocket',
-      port: 0,
-      bind: '127.0.0.1',
-      anonymous: true,
-      path: '/xiaozhi/v1/',
-      requestTimeoutMs: 10_000,
-    },
-    { audio: hub },
-  );
-  await listener.start();
-  return {
-    url: `ws://127.0.0.1:${listener.port}/xiaozhi/v1/`,
-    async close() {
-      await hub.close();
-      await listener.close();
-    },
-  };
 }
 
 /** Flow mode answered as the example flow does: each utterance gets a spoken text (here without the agent). */
@@ -180,19 +156,7 @@ async function load(fake: Awaited<ReturnType<typeof startFakeGemini>>, client: R
   for (let i = 0; i < LOAD; i++) fake.script({ ...reply.audio(ANSWER_PCM), delayMs: DELAY });
   const cpuStart = process.cpuUsage();
   const wallStart = performance.now();
-  const results = await Promise.all(
-    Array.from({ length: LOAD }, async (_, i) => {
-      const device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: `10:ad:00:00:00:${String(i).padStart(2, '0')}`, fixture: lichuangDev() });
-      const voice = await DeviceVoice.overWebSocket(device);
-      const first = new Promise<number>((r) => voice.speaker.once('first-audio', r));
-      const stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'manual', realTime: true });
-      const latency = (await first) - voice.endOfSpeechAt!;
-      await stopped;
-      device.close();
-      return { latency, report: voice.speaker.report };
-    }),
-  );
+  const results = await Promise.all(Array.from({ length: LOAD }, (_, i) => pushToTalk(server.url, `10:ad:00:00:00:${String(i).padStart(2, '0')}`)));
   const wall = performance.now() - wallStart;
   const cpuUsed = process.cpuUsage(cpuStart);
   await server.close();

@@ -62,10 +62,13 @@ function mono(d: WasmDecoded): PcmAudio | undefined {
   const n = d.samplesDecoded;
   const out = new Int16Array(n);
   const channels = d.channelData;
+  const scale = 32767 / channels.length;
+  const first = channels[0];
+  // Plain indexed loops: this runs over every sample of every answer.
   for (let i = 0; i < n; i++) {
-    let sum = 0;
-    for (const c of channels) sum += c[i];
-    out[i] = clamp16((sum / channels.length) * 32767);
+    let sum = first[i];
+    for (let c = 1; c < channels.length; c++) sum += channels[c][i];
+    out[i] = clamp16(sum * scale);
   }
   return { samples: out, sampleRate: d.sampleRate };
 }

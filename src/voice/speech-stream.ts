@@ -1,9 +1,9 @@
 // One spoken answer on its way to the device: PCM in (any rate, any chunking), resampled to the
-// downlink rate, Opus-encoded just in time (a few frames ahead of the pacer, so a long answer never
-// blocks the event loop and an interrupted one wastes no encoding) and paced so the device's
-// 40-frame queue never overflows. Used whole (esp32-say: a WAV or a TTS result) and streamed
+// downlink rate and Opus-encoded just in time (a few frames ahead of the pacer, so a long answer
+// never blocks the event loop, its first frame does not wait for the rest, and an interrupted one
+// wastes no work) and paced so the device's 40-frame queue never overflows. Used whole (esp32-say: a WAV or a TTS result) and streamed
 // (Gemini Live chunks).
-import { FramePacer, OpusEncoder, resample, type PcmAudio } from '../audio';
+import { FramePacer, OpusEncoder, StreamResampler, type PcmAudio } from '../audio';
 
 export interface SpeechResult {
   /** audio sent to the device, ms */
@@ -15,12 +15,18 @@ export interface SpeechResult {
 
 /** Frames encoded ahead of what the pacer has sent. */
 const ENCODE_AHEAD = 3;
+/** Before the first frame is out, only it is encoded: with many devices starting at once, each
+ * first frame waits for one encode per device, not for every device's whole opening burst. */
+const FIRST_AHEAD = 1;
 
 export class SpeechStream {
   private readonly encoder: OpusEncoder;
   private readonly pacer: FramePacer;
+  /** audio at the downlink rate, not yet encoded */
   private pending: Int16Array[] = [];
   private offset = 0;
+  /** audio at another rate, converted as the encoder needs it */
+  private resampler: StreamResampler | undefined;
   private ending = false;
   private paced = false;
   private stopReason: string | undefined;
@@ -38,7 +44,7 @@ export class SpeechStream {
       frameMs: this.encoder.frameMs,
       lead: options.lead,
       holdMs: options.holdMs,
-      onSent: () => this.fill(),
+      onSent: () => this.refillSoon(),
       send: (frame) => {
         this.firstFrameAt ??= performance.now();
         send(frame);
@@ -52,9 +58,13 @@ export class SpeechStream {
 
   /** Adds audio; `sampleRate` is the rate of these samples. */
   push(audio: PcmAudio): void {
-    if (this.stopped || this.ending) return;
-    const samples = audio.sampleRate === this.encoder.sampleRate ? audio.samples : resample(audio.samples, audio.sampleRate, this.encoder.sampleRate);
-    if (samples.length) this.pending.push(samples);
+    if (this.stopped || this.ending || !audio.samples.length) return;
+    if (this.resampler && this.resampler.fromRate !== audio.sampleRate) this.settleResampler();
+    if (audio.sampleRate === this.encoder.sampleRate) this.pending.push(audio.samples);
+    else {
+      this.resampler ??= new StreamResampler(audio.sampleRate, this.encoder.sampleRate);
+      this.resampler.push(audio.samples);
+    }
     this.fill();
   }
 
@@ -63,6 +73,7 @@ export class SpeechStream {
     if (!this.finished && this.stopped) this.finished = Promise.resolve(this.result());
     if (!this.finished) {
       this.ending = true;
+      this.resampler?.end();
       this.finished = new Promise<void>((resolve) => {
         this.whenPaced = resolve;
         this.fill();
@@ -76,6 +87,9 @@ export class SpeechStream {
     if (this.stopped) return;
     this.stopReason = reason;
     this.pending = [];
+    this.resampler = undefined;
+    if (this.refill) clearImmediate(this.refill);
+    this.refill = undefined;
     this.pacer.cancel();
     this.encoder.reset();
     this.whenPaced?.();
@@ -104,10 +118,36 @@ export class SpeechStream {
   }
 
   private filling = false;
+  private refill: NodeJS.Immediate | undefined;
+
+  /** After frames went out: encode the next ones once the other timers due now (other devices'
+   * frames) have run, so one device's encoding does not delay another's send. */
+  private refillSoon(): void {
+    if (this.refill || this.stopped) return;
+    this.refill = setImmediate(() => {
+      this.refill = undefined;
+      this.fill();
+    });
+  }
+
+  /** The rate changed mid-answer: what the old rate still holds goes ahead of the new audio. */
+  private settleResampler(): void {
+    const old = this.resampler!;
+    old.end();
+    const rest = old.take(Infinity);
+    if (rest.length) this.pending.push(rest);
+    this.resampler = undefined;
+  }
 
   private fillOnce(): void {
     const frame = this.encoder.frameSamples;
-    while (this.pacer.queued < this.pacer.lead + ENCODE_AHEAD && this.pending.length) {
+    const ahead = this.pacer.sent === 0 ? FIRST_AHEAD : this.pacer.lead + ENCODE_AHEAD;
+    while (this.pacer.queued < ahead) {
+      if (!this.pending.length) {
+        const more = this.resampler?.take(frame);
+        if (!more?.length) break;
+        this.pending.push(more);
+      }
       const chunk = this.pending[0];
       const take = Math.min(frame, chunk.length - this.offset);
       const frames = this.encoder.push(chunk.subarray(this.offset, this.offset + take));
@@ -118,7 +158,7 @@ export class SpeechStream {
       }
       if (frames.length) this.pacer.push(...frames);
     }
-    if (this.ending && !this.pending.length && !this.paced) {
+    if (this.ending && !this.pending.length && (!this.resampler || this.resampler.drained) && !this.paced) {
       const rest = this.encoder.flush();
       if (rest.length) this.pacer.push(...rest);
       this.paced = true;

@@ -15,6 +15,7 @@ import {
   isWav,
   nearestOpusRate,
   resample,
+  StreamResampler,
 } from '../../src/audio';
 
 const speechWav = readFileSync(join(__dirname, '../peers/xiaozhi-device/fixtures/speech-16k.wav'));
@@ -102,6 +103,37 @@ describe('audio: resampling', () => {
   it('removes what the lower rate cannot carry instead of folding it back (10 kHz tone, 24 → 16 kHz)', () => {
     const down = resample(tone(10000, 24000, 500), 24000, 16000);
     assert.ok(rms(down, 200, 7800) < 10000 * 0.707 * 0.05, `aliased energy ${rms(down, 200, 7800)}`);
+  });
+
+  it('streams: fed in uneven pieces and taken a frame at a time, it gives exactly the whole-buffer result (22.05 → 24 kHz)', () => {
+    const src = decodeWav(speechWav).samples; // any real signal; its rate is only a label here
+    const whole = resample(src, 22050, 24000);
+    const stream = new StreamResampler(22050, 24000);
+    const parts: Int16Array[] = [];
+    let at = 0;
+    for (const size of [1, 300, 4097, 17, 2000]) {
+      stream.push(src.subarray(at, at + size));
+      at += size;
+      // Only what the inputs so far fully determine comes out: never past the filter's reach.
+      const ready = stream.take(Infinity);
+      assert.ok(ready.length < (at * 24000) / 22050, `${ready.length} samples out after ${at} in`);
+      parts.push(ready);
+    }
+    stream.push(src.subarray(at));
+    for (let piece = stream.take(1440); piece.length; piece = stream.take(1440)) parts.push(piece);
+    assert.equal(stream.drained, false, 'not drained before end()');
+    stream.end();
+    parts.push(stream.take(Infinity));
+    assert.equal(stream.drained, true);
+    const joined = Int16Array.from(parts.flatMap((p) => Array.from(p)));
+    assert.equal(joined.length, whole.length);
+    assert.deepEqual(joined, whole);
+  });
+
+  it('rates without a small common period (44.1 → 16.001 kHz) are converted too, at pitch', () => {
+    const down = resample(tone(1000, 44100, 500), 44100, 16001);
+    assert.equal(down.length, Math.floor((22050 * 16001) / 44100));
+    assert.ok(Math.abs(zeroCrossings(down) - 1000) <= 4, `1000 crossings expected, got ${zeroCrossings(down)}`);
   });
 });
 
