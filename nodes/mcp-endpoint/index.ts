@@ -40,6 +40,7 @@ export = function (RED: RED) {
         tokens: settings.tokens,
         anonymous: settings.anonymous,
         allowedHosts: allowedHostnames(),
+        instance: settings.instance,
         onError: (err) => node.debug(errorMessage(err)),
       });
       closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle), () => serving.close());

@@ -4,7 +4,9 @@
 // and DELETE belong to 2025 sessions. Auth and DNS-rebinding checks come first, on the headers
 // alone: no body byte is read for a caller who is refused, and a body is read up to a limit only.
 // 2025 sessions are bounded: at most `maxSessions` (the least recently used one goes first) and
-// none idle for longer than `sessionIdleMs`.
+// none idle for longer than `sessionIdleMs`. Behind a load balancer, `instance` starts every session
+// id (`<instance>.<uuid>`) so the balancer can send a session's requests back to the process that
+// holds it (docs/scaling.md); 2026-07-28 requests need no such thing.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -35,6 +37,8 @@ export interface HttpServingOptions {
   maxSessions?: number;
   /** A 2025-revision session unused for this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
+  /** This process's name behind a balancer: the prefix of its session ids. */
+  instance?: string;
 }
 
 export const DEFAULT_MAX_SESSIONS = 100;
@@ -128,7 +132,7 @@ export class HttpServing {
     this.makeRoomForSession();
     const server = this.endpoint.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (this.options.instance ? `${this.options.instance}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now() }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });

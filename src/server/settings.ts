@@ -14,7 +14,12 @@ export interface EndpointSettings {
   maxDepth: number;
   maxSubjects: number;
   xiaozhiEndpoint: string | undefined;
+  /** This Node-RED's name behind a load balancer: 2025-revision session ids start with `<instance>.` */
+  instance: string | undefined;
 }
+
+/** Session ids are visible ASCII; the name also goes into an nginx map, so keep it plain. */
+const INSTANCE = /^[A-Za-z0-9_-]{1,32}$/;
 
 function positive(value: unknown, fallback: number): number {
   const n = typeof value === 'number' ? value : Number(value);
@@ -29,6 +34,9 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
   const xiaozhi = typeof credentials.xiaozhiEndpoint === 'string' && credentials.xiaozhiEndpoint.trim() ? credentials.xiaozhiEndpoint.trim() : undefined;
   if (xiaozhi && !/^wss?:\/\//.test(xiaozhi))
     throw new Error('the xiaozhi MCP endpoint must be a ws:// or wss:// URL (copy it from the xiaozhi console, token included)');
+  const instance = typeof def.instance === 'string' && def.instance.trim() ? def.instance.trim() : undefined;
+  if (instance && !INSTANCE.test(instance))
+    throw new Error(`the instance name "${instance}" may hold letters, digits, - and _ only (at most 32): it starts every session id`);
   return {
     path,
     name: typeof def.name === 'string' && def.name.trim() ? def.name.trim() : 'node-red',
@@ -41,5 +49,6 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     maxDepth: positive(def.maxDepth, 10),
     maxSubjects: positive(def.maxSubjects, 100),
     xiaozhiEndpoint: xiaozhi,
+    instance,
   };
 }

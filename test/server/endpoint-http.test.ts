@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { helper } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf, type Era } from './harness';
 import { echoSchema, toolFlow } from './tool-flow';
+import { endpointSettings } from '../../src/server/settings';
 
 const TOKEN = 'tok-3f9a1c';
 describe('mcp-endpoint over Streamable HTTP', function () {
@@ -45,6 +46,20 @@ describe('mcp-endpoint over Streamable HTTP', function () {
       );
     });
     assert.equal(viaProxy, 200);
+  });
+
+  it('behind a load balancer: with Instance set, every 2025 session id starts with "<instance>."; a name a balancer cannot match is a configuration error', async () => {
+    await loadFlow(
+      toolFlow().map((n) => (n.type === 'mcp-endpoint' ? { ...n, instance: 'nr-2' } : n)),
+      { ep: { tokens: TOKEN } },
+    );
+    const sessions = await Promise.all([connect('/mcp', '2025-11-25', TOKEN), connect('/mcp', '2025-11-25', TOKEN)]);
+    for (const c of sessions) assert.match(c.transport.sessionId ?? '', /^nr-2\.[0-9a-f-]{36}$/);
+    assert.equal(textOf(await sessions[0].client.callTool({ name: 'echo', arguments: { text: 'hi' } })).includes('hi'), true);
+    await Promise.all(sessions.map(disconnect));
+    assert.deepEqual(endpointSettings({ instance: ' b ' }).instance, 'b');
+    assert.throws(() => endpointSettings({ instance: 'a.b' }), /letters, digits, - and _ only/);
+    assert.throws(() => endpointSettings({ instance: 'x'.repeat(33) }), /at most 32/);
   });
 
   for (const era of ['2026-07-28', '2025-11-25'] as Era[]) {
