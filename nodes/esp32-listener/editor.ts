@@ -6,9 +6,9 @@ import { LISTENER_CREDENTIALS } from './credentials';
   const ROWS = {
     websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'vision', 'voice'],
     mqtt: ['broker', 'username', 'password', 'allow', 'topics', 'vision', 'voice'],
-    'mqtt-gateway': ['port', 'bind', 'tokens', 'anonymous', 'allow', 'topics', 'vision', 'voice'],
+    'mqtt-gateway': ['port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'topics', 'vision', 'voice'],
   };
-  const ALL_ROWS = ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'broker', 'username', 'password', 'topics', 'vision', 'voice'];
+  const ALL_ROWS = ['path', 'port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'broker', 'username', 'password', 'topics', 'vision', 'voice'];
   // Assist mode: the Home Assistant server (an http mcp-server), and its pipelines listed through
   // the deployed server (GET esp32-listener/assist/pipelines); a saved pipeline stays even unlisted.
   function prepareAssist(node) {
@@ -80,6 +80,8 @@ import { LISTENER_CREDENTIALS } from './credentials';
         },
       },
       bind: { value: '0.0.0.0' },
+      udpHost: { value: '' },
+      proxyProtocol: { value: false },
       anonymous: { value: false },
       allow: { value: '' },
       broker: {

@@ -24,6 +24,8 @@ export interface RawListenerConfig {
   vision?: unknown;
   visionUrl?: unknown;
   voice?: unknown;
+  udpHost?: unknown;
+  proxyProtocol?: unknown;
 }
 
 export interface ListenerCredentials {
@@ -59,6 +61,8 @@ export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCre
     settings.port = port; // blank: Node-RED's own HTTP server
   } else if (transport === 'mqtt-gateway') {
     settings.port = port ?? DEFAULT_GATEWAY_PORT;
+    settings.udpHost = udpHostSetting(str(raw.udpHost));
+    settings.proxyProtocol = raw.proxyProtocol === true || raw.proxyProtocol === 'true';
   } else {
     settings.broker = str(raw.broker);
     if (!settings.broker) throw new Error('the mqtt transport needs a broker URL (e.g. mqtt://homeassistant.local:1883)');
@@ -66,6 +70,14 @@ export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCre
     settings.password = creds.password ? expandEnv(creds.password, env) : undefined;
   }
   return settings;
+}
+
+/** A host name or IPv4/IPv6 address as the firmware resolves it: no scheme, no port, no spaces. */
+function udpHostSetting(text: string): string | undefined {
+  if (!text) return undefined;
+  if (!/^[A-Za-z0-9.:_-]+$/.test(text) || /^[a-z]+:\/\//i.test(text))
+    throw new Error(`UDP address must be a host name or IP address the devices can reach, without a scheme or port (got "${text}")`);
+  return text;
 }
 
 function portSetting(text: string): number | undefined {

@@ -41,6 +41,18 @@ export interface Esp32ListenerSettings {
    * (the firmware answers pings; a device that lost power or Wi-Fi sends no FIN). Default 30 s; 0 = off.
    */
   heartbeatMs?: number;
+  /**
+   * mqtt-gateway: the address put in the hello answer's `udp.server`, where the device sends its
+   * UDP audio. Blank = the address the device's MQTT connection reached (right when devices connect
+   * directly; behind a TCP balancer that is the balancer's view, so each Node-RED names its own).
+   */
+  udpHost?: string;
+  /**
+   * mqtt-gateway: connections come through a TCP balancer that starts each with a PROXY protocol
+   * header (nginx `proxy_protocol on`, HAProxy `send-proxy`), which names the device's own address:
+   * the only source its UDP audio is accepted from. A connection without the header is refused.
+   */
+  proxyProtocol?: boolean;
 }
 
 /**

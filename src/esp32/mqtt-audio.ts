@@ -23,6 +23,8 @@ export class MqttAudioRouter<K> {
   constructor(
     private readonly audio: AudioChannels,
     private readonly log?: Logger,
+    /** the `udpHost` setting: the address devices send UDP audio to, when set */
+    private readonly udpHost?: string,
   ) {}
 
   /** One message the device published (after the MCP session has seen it). */
@@ -53,7 +55,7 @@ export class MqttAudioRouter<K> {
       sessionId,
       audioParams: audioParams && typeof audioParams === 'object' ? (audioParams as Record<string, unknown>) : undefined,
     };
-    const host = plainAddress(peer.localAddress) || '127.0.0.1';
+    const host = this.udpHost || plainAddress(peer.localAddress) || '127.0.0.1';
     const opening = this.audio.openUdp(device, host, peer.send, peer.remoteAddress).then(
       (channel) => {
         if (this.channels.get(key) !== opening) {

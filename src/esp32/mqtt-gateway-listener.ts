@@ -7,6 +7,8 @@
 // CONNACK "not authorized" (5). With voice on, a device's UDP hello opens its audio channel
 // (mqtt-audio.ts); TCP_NODELAY keeps `stt` and `tts start` from waiting for a delayed ACK.
 // Packets over 1 MiB close the connection, before and after CONNECT, as the WebSocket side does.
+// Behind a TCP balancer, `proxyProtocol` reads the device's own address from the PROXY header
+// (proxy-header.ts) and `udpHost` names where its UDP audio goes (docs/scaling.md).
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { DeviceRegistry } from './device-registry';
@@ -16,6 +18,7 @@ import { deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device
 import { IdAllocator } from './rpc-client';
 import { MqttAudioRouter } from './mqtt-audio';
 import { MqttFrameLimit } from './mqtt-frame-limit';
+import { readProxyHeader } from './proxy-header';
 import {
   DEFAULT_BIND,
   DEFAULT_DEVICE_TOPIC,
@@ -44,6 +47,8 @@ export class MqttGatewayListener implements Esp32Listener {
   /** Clients that proved themselves with a token (only they may replace a connected device). */
   private readonly authenticated = new WeakSet<Client>();
   private readonly audio?: MqttAudioRouter<Client>;
+  /** Behind a balancer (proxyProtocol): each connection's device address, from its PROXY header. */
+  private readonly proxiedAddress = new WeakMap<Socket, string>();
   /** Messages of clients that published before aedes called them ready. */
   private readonly early = new Map<Client, string[]>();
 
@@ -54,7 +59,7 @@ export class MqttGatewayListener implements Esp32Listener {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
     this.gate = new DeviceGate(settings);
-    if (runtime.audio) this.audio = new MqttAudioRouter(runtime.audio, runtime.log);
+    if (runtime.audio) this.audio = new MqttAudioRouter(runtime.audio, runtime.log, settings.udpHost);
   }
 
   /** The bound port (useful when started on port 0). */
@@ -81,20 +86,33 @@ export class MqttGatewayListener implements Esp32Listener {
       if (early.length < MAX_EARLY_MESSAGES) early.push(text);
       this.early.set(client, early);
     });
+    const handle = (socket: Socket) => {
+      // Registered before aedes reads the socket, so an oversized packet is refused on its header.
+      const limit = new MqttFrameLimit(MAX_FRAME_BYTES);
+      socket.on('data', (chunk: Buffer) => {
+        if (limit.accept(chunk)) return;
+        this.runtime.log?.warn(`esp32 gateway: closed an MQTT connection from ${this.deviceAddress(socket)}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
+        socket.destroy();
+      });
+      broker.handle(socket);
+    };
     const server = createServer((socket) => {
       // Without it Nagle holds the second of two quick publishes (stt, tts start) for the device's
       // delayed ACK (~40 ms), and the device meets audio before it entered its Speaking state.
       socket.setNoDelay(true);
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-      // Registered before aedes reads the socket, so an oversized packet is refused on its header.
-      const limit = new MqttFrameLimit(MAX_FRAME_BYTES);
-      socket.on('data', (chunk: Buffer) => {
-        if (limit.accept(chunk)) return;
-        this.runtime.log?.warn(`esp32 gateway: closed an MQTT connection from ${socket.remoteAddress}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
-        socket.destroy();
-      });
-      broker.handle(socket);
+      if (!this.settings.proxyProtocol) return handle(socket);
+      readProxyHeader(socket).then(
+        (address) => {
+          this.proxiedAddress.set(socket, address);
+          handle(socket);
+        },
+        (err: Error) => {
+          this.runtime.log?.warn(`esp32 gateway: closed a connection from ${socket.remoteAddress}: ${err.message} (the listener expects the PROXY protocol)`);
+          socket.destroy();
+        },
+      );
     });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -167,9 +185,19 @@ export class MqttGatewayListener implements Esp32Listener {
     const conn = (client as unknown as { conn?: Socket }).conn;
     this.audio?.handleText(
       client,
-      { deviceId: session.id, send: (m) => this.publishTo(client, session.id, m), localAddress: conn?.localAddress, remoteAddress: conn?.remoteAddress },
+      {
+        deviceId: session.id,
+        send: (m) => this.publishTo(client, session.id, m),
+        localAddress: conn?.localAddress,
+        remoteAddress: conn && this.deviceAddress(conn),
+      },
       text,
     );
+  }
+
+  /** The device's address: its PROXY header's when behind a balancer, else the connection's peer. */
+  private deviceAddress(socket: Socket): string | undefined {
+    return this.proxiedAddress.get(socket) ?? socket.remoteAddress;
   }
 
   /** Writes to the device's topic on its own connection (stock firmware never subscribes). */

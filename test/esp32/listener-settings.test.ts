@@ -40,4 +40,16 @@ describe('esp32 listener settings', () => {
     assert.throws(() => parseListenerSettings({ port: '70000' }), /port must be a number/);
     assert.throws(() => parseListenerSettings({ voice: 'loud' }), /voice must be one of off, flow, live/);
   });
+
+  it('behind a TCP balancer: udpHost (with ${VAR}) and proxyProtocol are read for the gateway; an address with a scheme or port is refused', () => {
+    const env = (name: string) => (name === 'NODE_RED_HOST_IP' ? '192.168.1.21' : undefined);
+    const s = parseListenerSettings({ transport: 'mqtt-gateway', udpHost: '${NODE_RED_HOST_IP}', proxyProtocol: true }, {}, env);
+    assert.equal(s.udpHost, '192.168.1.21');
+    assert.equal(s.proxyProtocol, true);
+    const plain = parseListenerSettings({ transport: 'mqtt-gateway' });
+    assert.equal(plain.udpHost, undefined);
+    assert.equal(plain.proxyProtocol, false);
+    assert.throws(() => parseListenerSettings({ transport: 'mqtt-gateway', udpHost: 'udp://nodered-a' }), /UDP address must be a host name or IP address/);
+    assert.throws(() => parseListenerSettings({ transport: 'mqtt-gateway', udpHost: 'nodered a' }), /UDP address/);
+  });
 });

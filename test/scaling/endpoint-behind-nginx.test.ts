@@ -13,7 +13,7 @@ import { freePort } from '../peers/free-port';
 import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
 import { skipBecause } from '../helpers/skip';
 import { nginxMissing, startNginx, type Nginx } from './nginx';
-import { mcpUpstreams } from './nginx-config';
+import { deviceUpstreams, mcpUpstreams } from './nginx-config';
 
 const TOKEN = 'scaling-test-token';
 const CLIENTS_PER_ERA = 20;

@@ -22,3 +22,33 @@ export function mcpUpstreams(instances: Record<string, string>): string {
     ...names.flatMap((n) => [`upstream mcp_${n} {`, servers(n), '}']),
   ].join('\n');
 }
+
+/**
+ * xiaozhi devices: WebSocket devices through the http block (a device kept on one instance by its
+ * Device-Id header), mqtt-gateway devices through the stream block (kept by their address, with a
+ * PROXY protocol header naming it: the gateway accepts a device's UDP audio only from there).
+ * `websocket`/`gateway`: instance name → host:port of its WebSocket listener / its gateway.
+ */
+export function deviceUpstreams(instances: { websocket: Record<string, string>; gateway: Record<string, string> }): {
+  http: string;
+  location: string;
+  stream: string;
+  server: string;
+} {
+  const servers = (list: Record<string, string>) => Object.values(list).map((hostPort) => `    server ${hostPort};`);
+  return {
+    http: ['upstream xiaozhi_ws {', '    hash $http_device_id consistent;', ...servers(instances.websocket), '}'].join('\n'),
+    location: [
+      '    location /xiaozhi/v1/ {',
+      '        proxy_pass http://xiaozhi_ws;',
+      '        proxy_http_version 1.1;',
+      '        proxy_set_header Upgrade $http_upgrade;',
+      '        proxy_set_header Connection "upgrade";',
+      '        proxy_set_header Host $host;',
+      '        proxy_read_timeout 1h;',
+      '    }',
+    ].join('\n'),
+    stream: ['upstream xiaozhi_mqtt {', '    hash $remote_addr consistent;', ...servers(instances.gateway), '}'].join('\n'),
+    server: ['    proxy_pass xiaozhi_mqtt;', '    proxy_protocol on;', '    proxy_timeout 10m;'].join('\n'),
+  };
+}

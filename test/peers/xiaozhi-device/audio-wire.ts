@@ -61,11 +61,14 @@ export class DeviceUdpChannel {
   constructor(
     readonly hello: UdpHello,
     onAudio: (opus: Buffer) => void,
+    /** the device's own IP, the source of its datagrams (default: whatever the OS picks) */
+    localAddress?: string,
   ) {
     this.key = Buffer.from(hello.key, 'hex');
     this.nonce = Buffer.from(hello.nonce, 'hex');
     this.socket = createSocket('udp4');
     this.socket.on('error', () => undefined);
+    if (localAddress) this.socket.bind(0, localAddress);
     this.socket.on('message', (data) => {
       if (data.length < 16) return void this.dropped.short++;
       if (data[0] !== 0x01) return void this.dropped.type++;

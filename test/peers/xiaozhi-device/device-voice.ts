@@ -81,7 +81,7 @@ export class DeviceVoice extends EventEmitter {
     const reply = await hello;
     device.sessionId = String(reply.session_id ?? '');
     voice.speaker.configure(reply.audio_params);
-    udp = new DeviceUdpChannel(reply.udp, (opus) => voice.speaker.onAudio(opus));
+    udp = new DeviceUdpChannel(reply.udp, (opus) => voice.speaker.onAudio(opus), device.opts.localAddress);
     voice.udp = udp;
     device.client.once('end', () => udp?.close()); // the UDP channel lives as long as the device's MQTT session
     return voice;

@@ -4,6 +4,7 @@
 // January 2025, so only a gateway writing to its connection reaches it; "subscribing" mode is a
 // modified device that subscribes to devices/p2p/<mac_> for use with a plain broker.
 import { randomUUID } from 'node:crypto';
+import { createConnection } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { FirmwareMcpServer, type FirmwareOptions } from './firmware-mcp';
 import type { DeviceFixture } from './fixtures';
@@ -17,6 +18,8 @@ export interface MqttDeviceOptions {
   publishTopic?: string;
   subscribeTopic?: string;
   password?: string;
+  /** The device's own IP (a loopback alias such as 127.0.0.5): its MQTT connection and UDP audio come from it. */
+  localAddress?: string;
 }
 
 export class XiaozhiMqttDevice {
@@ -35,15 +38,19 @@ export class XiaozhiMqttDevice {
 
   static async connect(opts: MqttDeviceOptions): Promise<XiaozhiMqttDevice> {
     const mac_ = opts.deviceId.replace(/:/g, '_');
-    const client = mqtt.connect(opts.brokerUrl, {
+    const options: mqtt.IClientOptions = {
       clientId: `GID_test@@@${mac_}@@@${randomUUID()}`,
       protocolVersion: 4,
       keepalive: 240,
       clean: true,
       reconnectPeriod: 0,
-      username: Buffer.from(JSON.stringify({ ip: '127.0.0.1' })).toString('base64'),
+      username: Buffer.from(JSON.stringify({ ip: opts.localAddress ?? '127.0.0.1' })).toString('base64'),
       password: opts.password,
-    });
+    };
+    const broker = new URL(opts.brokerUrl);
+    const client = opts.localAddress
+      ? new mqtt.MqttClient(() => createConnection({ host: broker.hostname, port: Number(broker.port || 1883), localAddress: opts.localAddress }), options)
+      : mqtt.connect(opts.brokerUrl, options);
     // Listen for messages before CONNACK is even processed: the gateway starts MCP right away.
     const device = new XiaozhiMqttDevice(client, opts);
     await new Promise<void>((resolve, reject) => {
