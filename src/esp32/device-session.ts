@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Tool } from '../mcp/tool-provider';
 import { McpNodeError } from '../errors';
 import { listAllTools } from '../mcp/list-all-tools';
-import { formatWarning, readListLeniently, type ListWarning } from '../mcp/lenient-list';
+import { formatWarning, type ListWarning } from '../mcp/lenient-list';
+import { readToolPage } from './tool-pages';
 import { readCallResultLeniently, recordLeniency } from '../mcp/lenient-result';
 import { DeviceRpcClient, IdAllocator, type JsonRpcPayload } from './rpc-client';
 import { parseDeviceFrame, type DeviceFrame } from './frame-parser';
@@ -308,7 +309,7 @@ export class DeviceSession extends EventEmitter {
         { timeoutMs: this.opts.requestTimeoutMs, what: cursor ? `tools/list (cursor "${cursor}")` : 'tools/list' },
       );
       try {
-        return readListLeniently('tools', raw) as { items: Tool[]; nextCursor?: string; warnings: ListWarning[] };
+        return readToolPage(raw) as { items: Tool[]; nextCursor?: string; warnings: ListWarning[] };
       } catch (err) {
         throw new McpNodeError(`${where}: ${(err as Error).message}`, 'bad tools/list', 'BAD_RESULT');
       }

@@ -118,6 +118,12 @@ export const DEFAULT_PUBLISH_TOPIC = 'device-server';
 export const DEFAULT_DEVICE_TOPIC = 'devices/p2p/{mac_}';
 export const DEFAULT_GATEWAY_PORT = 1884;
 export const DEFAULT_BIND = '0.0.0.0';
+/**
+ * Connections the kernel queues before the listener accepts them (capped by net.core.somaxconn).
+ * Node's default of 511 overflows when thousands of devices reconnect at once after a power cut or
+ * a restart; a dropped SYN is retried by the device only after a second or more.
+ */
+export const LISTEN_BACKLOG = 4096;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_FRAME_BYTES = 1024 * 1024;
 export const DEFAULT_HEARTBEAT_MS = 30_000;

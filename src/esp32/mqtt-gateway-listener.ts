@@ -25,6 +25,7 @@ import {
   DEFAULT_GATEWAY_PORT,
   DEFAULT_PUBLISH_TOPIC,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  LISTEN_BACKLOG,
   MAX_FRAME_BYTES,
   type Esp32Listener,
   type Esp32ListenerSettings,
@@ -117,7 +118,7 @@ export class MqttGatewayListener implements Esp32Listener {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.settings.port ?? DEFAULT_GATEWAY_PORT, this.settings.bind || DEFAULT_BIND, () => {
+      server.listen({ port: this.settings.port ?? DEFAULT_GATEWAY_PORT, host: this.settings.bind || DEFAULT_BIND, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });

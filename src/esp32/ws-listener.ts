@@ -17,6 +17,7 @@ import { IdAllocator } from './rpc-client';
 import { bearerToken } from './token-check';
 import {
   DEFAULT_BIND,
+  LISTEN_BACKLOG,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_PATH,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -176,7 +177,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
     this.ownServer = server;
     await new Promise<void>((resolve, rejectStart) => {
       server.once('error', rejectStart);
-      server.listen(port, this.settings.bind || DEFAULT_BIND, () => {
+      server.listen({ port, host: this.settings.bind || DEFAULT_BIND, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', rejectStart);
         resolve();
       });
