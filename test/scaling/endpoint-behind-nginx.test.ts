@@ -262,11 +262,14 @@ describe('scaling: the MCP endpoint on two Node-REDs behind nginx', function () 
 });
 
 describe('scaling: docs/scaling.md', () => {
-  it('shows users the nginx configuration this test runs', () => {
+  it('shows users the nginx configuration the scaling tests run (endpoint and devices)', () => {
     const page = readFileSync(join(__dirname, '../../docs/scaling.md'), 'utf8');
     assert.ok(
       page.includes(mcpUpstreams({ a: 'nodered-a:1880', b: 'nodered-b:1880' })),
       'the map and upstreams of docs/scaling.md differ from test/scaling/nginx-config.ts',
     );
+    const devices = deviceUpstreams({ websocket: { a: 'nodered-a:1880', b: 'nodered-b:1880' }, gateway: { a: 'nodered-a:1884', b: 'nodered-b:1884' } });
+    for (const [name, block] of Object.entries(devices))
+      assert.ok(page.includes(block), `the devices' ${name} block of docs/scaling.md differs from test/scaling/nginx-config.ts`);
   });
 });
