@@ -520,6 +520,13 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       await page.locator('#node-config-dialog-edit-form .form-row').first().waitFor({ timeout: 10000 });
       if (type === 'esp32-listener') await shot('esp32-listener-dialog-hints');
       clipped.push(...(await clippedInEveryTab('#node-config-dialog-edit-form')).map((c) => `${type} ${c}`));
+      // The listener's rows change with its transport: each set is measured.
+      if (type === 'esp32-listener') {
+        for (const transport of ['mqtt-gateway', 'mqtt']) {
+          await page.locator('#node-config-input-transport').selectOption(transport);
+          clipped.push(...(await clippedNow()).map((c) => `${type} (${transport}) ${c}`));
+        }
+      }
       await page.locator('#node-config-dialog-cancel').click();
       await page.locator('#node-config-dialog-cancel').waitFor({ state: 'detached' });
     }
