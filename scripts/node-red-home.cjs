@@ -35,6 +35,34 @@ function prepareUserDir(userDir, options = {}) {
   return { userDir, flowFile, settingsFile: SETTINGS_FILE };
 }
 
+/**
+ * `npm start`'s first start: once Node-RED answers at `url`, the examples are deployed through its
+ * admin API, as the editor's Import and Deploy do. That way their credentials (the endpoint tokens
+ * taken from each tab's `MCP_TOKEN` variable) are stored as a user's would be, and the nodes say
+ * which variable to set; written straight into flows.json, Node-RED would drop them. Resolves with
+ * the number of tabs deployed.
+ */
+async function deployExamples(url, files = startFlowFiles(), timeoutMs = 60_000) {
+  const nodes = files.flatMap((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await fetch(`${url}/flows`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`Node-RED at ${url} did not answer within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const res = await fetch(`${url}/flows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
+    body: JSON.stringify(nodes),
+  });
+  if (!res.ok) throw new Error(`deploying the examples failed: HTTP ${res.status} ${await res.text()}`);
+  return nodes.filter((n) => n.type === 'tab').length;
+}
+
 /** What `npm start` deploys on first start: getting-started first (its tab opens), then every other example. */
 function startFlowFiles() {
   const others = fs
@@ -74,4 +102,4 @@ function nodeRedArgs(userDir) {
   return [RED_JS, '--userDir', userDir, '--settings', SETTINGS_FILE];
 }
 
-module.exports = { ROOT, PACKAGE_NAME, SETTINGS_FILE, RED_JS, EXAMPLES_DIR, prepareUserDir, startFlowFiles, exampleEnv, nodeRedArgs };
+module.exports = { ROOT, PACKAGE_NAME, SETTINGS_FILE, RED_JS, EXAMPLES_DIR, prepareUserDir, startFlowFiles, deployExamples, exampleEnv, nodeRedArgs };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { ROOT, prepareUserDir, startFlowFiles, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
+const { ROOT, prepareUserDir, deployExamples, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
 
 if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
   console.log('dist/ is missing: building first (npm run build)');
@@ -16,11 +16,20 @@ if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
 }
 
 const userDir = process.env.NODE_RED_USER_DIR || join(ROOT, '.node-red');
-const { flowFile } = prepareUserDir(userDir, { initialFlows: startFlowFiles() });
+const { flowFile } = prepareUserDir(userDir);
+// Never clobber a flow the user has deployed since: the examples are a starting point.
+const firstStart = !existsSync(flowFile);
 const env = { ...process.env, ...exampleEnv() };
 console.log(`Node-RED user dir: ${userDir} (flows: ${flowFile})`);
 
 const child = spawn(process.execPath, nodeRedArgs(userDir), { cwd: ROOT, env, stdio: 'inherit' });
+if (firstStart) {
+  const url = `http://${env.NODE_RED_HOST || '127.0.0.1'}:${Number(env.PORT) || 1880}`;
+  deployExamples(url).then(
+    (tabs) => console.log(`npm start: first start, deployed the ${tabs} example tabs (getting-started first)`),
+    (err) => console.error(`npm start: ${err.message}`),
+  );
+}
 // Ctrl-C reaches the whole foreground process group already; forwarding covers `kill <pid>`.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {

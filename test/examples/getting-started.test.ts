@@ -14,7 +14,9 @@ describe('examples: npm start and the getting-started flow', function () {
   const flow = readExample('00-getting-started');
 
   before(async () => {
-    nr = await startNodeRed({ initialFlows: home.startFlowFiles() });
+    // As scripts/start.mjs does on a first start: Node-RED with no flow, then every example deployed.
+    nr = await startNodeRed();
+    await home.deployExamples(nr.url);
   });
   after(async () => {
     await nr?.stop();
@@ -32,6 +34,13 @@ describe('examples: npm start and the getting-started flow', function () {
     assert.equal(tabs[0], flow.find((n) => n.type === 'tab')?.label, 'getting-started is the first tab');
     await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
+    // Deployed as an import is, the examples keep their credentials: the closed endpoints name the
+    // tab variable to set, instead of a bare "no tokens" warning.
+    assert.ok(!nr.log.some((l) => /has no tokens and is not anonymous/.test(l)), nr.log.filter((l) => /mcp-endpoint/.test(l)).join('\n'));
+    assert.ok(
+      nr.log.some((l) => /takes its token from MCP_TOKEN/.test(l)),
+      nr.log.filter((l) => /mcp-endpoint/.test(l)).join('\n'),
+    );
   });
 
   it('lists every example under Import > Examples, each an importable flow', async () => {
