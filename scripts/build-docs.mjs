@@ -13,6 +13,7 @@ import { join } from 'node:path';
 export function buildDocs(root) {
   const requireHere = createRequire(join(root, 'package.json'));
   const { marked } = requireHere('marked');
+  const { nodeHelp } = requireHere('./scripts/node-help.cjs');
   const out = join(root, 'resources', 'docs');
   rmSync(join(root, 'resources'), { recursive: true, force: true });
   mkdirSync(join(out, 'nodes'), { recursive: true });
@@ -31,7 +32,7 @@ export function buildDocs(root) {
 
   const types = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))['node-red'].nodes);
   for (const type of types) {
-    const help = readFileSync(join(root, 'nodes', type, 'help.html'), 'utf8');
+    const help = nodeHelp(readFileSync(join(root, 'nodes', type, 'help.html'), 'utf8'), type);
     writeFileSync(join(out, 'nodes', `${type}.html`), wrap(type, `<h1>${type}</h1>\n${rewriteLinks(help, fromHelp)}`, '../'));
   }
   return { pages: pages.length, nodes: types.length };

@@ -4,7 +4,7 @@
 //   (scripts/bundle-runtime.mjs): one runtime bundle, a one-line index.js per node, one per server;
 // - each node's dialog is put together from its folder: editor.ts bundled by esbuild (with what it
 //   imports from nodes/shared/editor/ and the settings declarations in src/) into one script, then
-//   editor.html as the form and help.html as the help, into dist/nodes/<type>/index.html, where the
+//   editor.html as the form and help.html as the help (scripts/node-help.cjs), into dist/nodes/<type>/index.html, where the
 //   registry looks for the HTML of dist/nodes/<type>/index.js;
 // - locale.json becomes dist/nodes/<type>/locales/en-US/index.json (the registry's catalogue path);
 // - the documentation is rendered into resources/docs/ (scripts/build-docs.mjs), where the editor
@@ -21,6 +21,7 @@ import { bundleRuntime } from './bundle-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireHere = createRequire(pathToFileURL(join(root, 'package.json')));
+const { nodeHelp } = requireHere('./scripts/node-help.cjs');
 const esbuild = requireHere('esbuild');
 const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
@@ -47,7 +48,7 @@ for (const type of types) {
     [
       `<script type="text/javascript">\n${bundle}</script>`,
       `<script type="text/html" data-template-name="${type}">\n${read('editor.html')}\n</script>`,
-      `<script type="text/html" data-help-name="${type}">\n${read('help.html')}\n</script>`,
+      `<script type="text/html" data-help-name="${type}">\n${nodeHelp(read('help.html'), type)}\n</script>`,
       '',
     ].join('\n'),
   );

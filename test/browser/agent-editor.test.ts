@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { launchEditorOn, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
@@ -42,23 +42,12 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     fake = await startFakeGemini({ apiKey: API_KEY });
     nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
     await deployFlow();
-    editor = await launchEditor(nodeRed.url, {
-      tag: 'agent-editor',
-      viewport: { width: 1280, height: 900 },
-      ready: (p) =>
-        p.waitForFunction(
-          () => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.nodes.node('esp1') && RED.workspaces.active(),
-          undefined,
-          {
-            timeout: 60000,
-          },
-        ),
-    });
+    editor = await launchEditorOn(nodeRed, 'agent-editor', ['agent1', 'esp1']);
     page = editor.page;
   });
 
   afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest, () => `    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
+    await editor?.screenshotIfFailed(this.currentTest);
   });
 
   after(async () => {

@@ -13,6 +13,7 @@ export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
 
 declare const $: any; // the editor's jQuery, inside page.waitForFunction
+declare const RED: any; // the editor's global, likewise
 
 /** Skips the calling suite, saying why, when there is no browser to drive. */
 export function skipWithoutChromium(ctx: Mocha.Context, what: string): void {
@@ -71,6 +72,27 @@ export async function launchEditor(
       await browser.close();
       rmSync(userDataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The editor of a Node-RED started by node-red-process.ts, 1280 px wide, once the runtime's flow
+ * has reached the editor (`nodeIds` are nodes the spec deployed). A failed spec's screenshot comes
+ * with the end of Node-RED's log.
+ */
+export async function launchEditorOn(nodeRed: { url: string; log(): string }, tag: string, nodeIds: string[] = []): Promise<EditorBrowser> {
+  const editor = await launchEditor(nodeRed.url, {
+    tag,
+    viewport: { width: 1280, height: 900 },
+    ready: (p) =>
+      p.waitForFunction((ids) => typeof RED !== 'undefined' && RED.nodes && ids.every((id: string) => RED.nodes.node(id)) && RED.workspaces.active(), nodeIds, {
+        timeout: 60000,
+      }),
+  });
+  return {
+    ...editor,
+    screenshotIfFailed: (test, extra) =>
+      editor.screenshotIfFailed(test, () => `    Node-RED log:\n${nodeRed.log().slice(-3000)}${extra ? `\n${extra()}` : ''}`),
   };
 }
 

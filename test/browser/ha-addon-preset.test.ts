@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { launchEditorOn, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { SUPERVISOR_MCP_URL, startSupervisor, type SupervisorStandIn } from '../peers/home-assistant/supervisor';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
@@ -40,16 +40,12 @@ describe('mcp-server "Home Assistant add-on" preset (Node 24 + Node-RED 5, Super
       runtime: { folder: NR5, node: join(NR5, 'node_modules', '.bin', 'node') },
       env: { NODE_USE_ENV_PROXY: '1', HTTP_PROXY: supervisor.proxyUrl, NO_PROXY: '127.0.0.1,localhost', SUPERVISOR_TOKEN: supervisorToken },
     });
-    editor = await launchEditor(nodeRed.url, {
-      tag: 'ha-addon',
-      viewport: { width: 1280, height: 900 },
-      ready: (p) => p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.workspaces.active(), undefined, { timeout: 60000 }),
-    });
+    editor = await launchEditorOn(nodeRed, 'ha-addon');
     page = editor.page;
   });
 
   afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest, () => `    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
+    await editor?.screenshotIfFailed(this.currentTest);
   });
 
   after(async () => {

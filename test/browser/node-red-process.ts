@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../peers/free-port';
 
+// CommonJS helper shared with scripts/build.mjs: a node's help as the build writes it.
+const { nodeHelp } = require('../../scripts/node-help.cjs') as { nodeHelp(html: string, type: string): string };
+
 export interface NodeRedProcess {
   url: string;
   userDir: string;
@@ -132,7 +135,10 @@ function assertBuildCurrent(packageDir: string): void {
     const built = join(packageDir, 'dist', 'nodes', type, 'index.html');
     const stale =
       !existsSync(built) ||
-      ['editor.html', 'help.html'].some((f) => !readFileSync(built, 'utf8').includes(readFileSync(join(sources, type, f), 'utf8').trimEnd())) ||
+      [
+        readFileSync(join(sources, type, 'editor.html'), 'utf8').trimEnd(),
+        nodeHelp(readFileSync(join(sources, type, 'help.html'), 'utf8').trimEnd(), type),
+      ].some((part) => !readFileSync(built, 'utf8').includes(part)) ||
       statSync(join(sources, type, 'editor.ts')).mtimeMs > statSync(built).mtimeMs;
     if (stale) throw new Error(`dist/nodes/${type}/index.html is older than nodes/${type}/: run \`npm run build\` first (npm test does)`);
   }

@@ -4,7 +4,7 @@
 // saves is what the runtime reads.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
@@ -37,16 +37,11 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
       body: JSON.stringify({ flows }),
     });
     assert.equal(res.status, 200, `deploy failed: ${await res.text()}`);
-    editor = await launchEditor(nodeRed.url, {
-      tag: 'prompt-editor',
-      viewport: { width: 1280, height: 900 },
-      ready: (p) =>
-        p.waitForFunction(() => typeof RED !== 'undefined' && RED.nodes && RED.nodes.node('agent1') && RED.workspaces.active(), undefined, { timeout: 60000 }),
-    });
+    editor = await launchEditorOn(nodeRed, 'prompt-editor', ['agent1']);
     page = editor.page;
   });
   afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest, () => `    Node-RED log:\n${nodeRed?.log().slice(-3000)}`);
+    await editor?.screenshotIfFailed(this.currentTest);
   });
   after(async () => {
     await editor?.close();

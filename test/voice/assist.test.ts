@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { helper, load, nextMessages, startRuntime, stopRuntime, fromRuntime, type FlowNode } from '../helpers/runtime';
 import { waitFor } from '../helpers/wait';
-import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
+import { gatewayVoice } from './gateway-voice';
+import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { speechSamples } from '../peers/xiaozhi-device/microphone';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { voicedMs, type TtsFormat } from '../peers/home-assistant/assist';
@@ -114,16 +115,7 @@ describe('voice "assist": a xiaozhi device through a Home Assistant Assist pipel
 
   it('MQTT gateway + UDP, manual mode: listen stop ends the speech; the answer plays over encrypted UDP', async () => {
     await loadAssist({}, { transport: 'mqtt-gateway', port: '0', bind: '127.0.0.1' });
-    const listener = await waitFor(() => helper.getNode('lst').devices.listener, 'the gateway to listen');
-    const device = await XiaozhiMqttDevice.connect({
-      brokerUrl: `mqtt://127.0.0.1:${listener.port}`,
-      deviceId: 'ab:00:00:00:22:02',
-      mode: 'stock',
-      fixture: lichuangDev(),
-    });
-    closers.push(() => device.end());
-    const voice = await DeviceVoice.overMqtt(device);
-    closers.push(() => voice.udp.close());
+    const voice = await gatewayVoice('ab:00:00:00:22:02', closers);
     ha.assist!.script({ transcript: 'Turn on the kitchen light', answer: 'The kitchen light is on.' });
     const runsBefore = ha.assist!.runs.length;
     const transcripts = nextMessages('events', 2);

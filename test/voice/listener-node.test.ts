@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { helper, load, nextMessage, startRuntime, stopRuntime, type FlowNode } from '../helpers/runtime';
 import { waitFor } from '../helpers/wait';
-import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice, frameForServer } from '../peers/xiaozhi-device';
+import { gatewayVoice } from './gateway-voice';
+import { lichuangDev, XiaozhiWsDevice, DeviceVoice, frameForServer } from '../peers/xiaozhi-device';
 import { decodeWav } from '../../src/audio';
 import type { VoiceHub } from '../../src/voice/voice-hub';
 
@@ -90,16 +91,7 @@ describe('voice through the esp32-listener node (real runtime)', function () {
 
   it('MQTT gateway + UDP: the hello answer carries the UDP channel, the utterance and the answer travel encrypted', async () => {
     await load(flow({ transport: 'mqtt-gateway', port: '0', bind: '127.0.0.1' }), {}, voiceNodes);
-    const listener = await waitFor(() => helper.getNode('lst').devices.listener, 'the gateway to listen');
-    const device = await XiaozhiMqttDevice.connect({
-      brokerUrl: `mqtt://127.0.0.1:${listener.port}`,
-      deviceId: 'ab:00:00:00:10:02',
-      mode: 'stock',
-      fixture: lichuangDev(),
-    });
-    closers.push(() => device.end());
-    const voice = await DeviceVoice.overMqtt(device);
-    closers.push(() => voice.udp.close());
+    const voice = await gatewayVoice('ab:00:00:00:10:02', closers);
     const { msg, done } = await converse(voice);
     assert.equal(msg.device.id, 'ab:00:00:00:10:02');
     assert.equal(msg.device.transport, 'mqtt-gateway');
