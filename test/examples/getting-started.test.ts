@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from '../helpers/wait';
 import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 
 const home = require('../../scripts/node-red-home.cjs');
@@ -35,12 +36,10 @@ describe('examples: npm start and the getting-started flow', function () {
     await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
     // Deployed as an import is, the examples keep their credentials: the closed endpoints name the
-    // tab variable to set, instead of a bare "no tokens" warning.
+    // tab variable to set, instead of a bare "no tokens" warning. (Nodes log as they start, after
+    // the deploy has answered.)
+    await until('the closed endpoints to name MCP_TOKEN in the log', () => nr.log.filter((l) => /takes its token from MCP_TOKEN/.test(l)).length === 2);
     assert.ok(!nr.log.some((l) => /has no tokens and is not anonymous/.test(l)), nr.log.filter((l) => /mcp-endpoint/.test(l)).join('\n'));
-    assert.ok(
-      nr.log.some((l) => /takes its token from MCP_TOKEN/.test(l)),
-      nr.log.filter((l) => /mcp-endpoint/.test(l)).join('\n'),
-    );
   });
 
   it('lists every example under Import > Examples, each an importable flow', async () => {
