@@ -1,10 +1,18 @@
 // gemini-agent settings beyond the loop itself, kept out of the node file: the system prompt taken
 // from a server prompt (`systemPrompt: {server, name, arguments}`) and the approval gate
-// (`approval`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
+// (`approval`, `approveNotReadOnly`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
 // on the input as msg.approval = {id, approved, note}.
 import { McpNodeError } from '../../src/errors';
 import { expandEnv } from '../../src/env-expand';
-import { ApprovalGate, DEFAULT_APPROVAL_TIMEOUT_S, isApprovalActive, type ApprovalPolicy, type ApprovalRequestMessage } from '../../src/gemini/approval-gate';
+import {
+  ApprovalGate,
+  DEFAULT_APPROVAL_TIMEOUT_S,
+  isApprovalActive,
+  patternsMatchingNothing,
+  type ApprovalPolicy,
+  type ApprovalRequestMessage,
+} from '../../src/gemini/approval-gate';
+import type { ToolCatalog } from '../../src/gemini/types';
 import { systemInstructionWithPrompt, type SystemPromptSource } from '../../src/gemini/system-prompt';
 import type { ToolExecutor } from '../../src/gemini/types';
 import { evaluateProperty, lines, numberSetting } from '../shared/input-handler';
@@ -16,6 +24,8 @@ export interface AgentExtras {
   problem?: string;
   systemInstruction(own: string | undefined): Promise<string | undefined>;
   guard(run: ToolExecutor, emit: (request: ApprovalRequestMessage) => void): ToolExecutor;
+  /** Approval patterns that match none of the catalog's tools, each set said once (undefined: nothing new to say). */
+  unmatchedApprovals(catalog: ToolCatalog): string[] | undefined;
   /** True when `msg` is an approval answer (handled: released a waiting call, or threw why not). */
   takeApprovalAnswer(msg: NodeMessage): boolean;
 }
@@ -26,9 +36,11 @@ export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
   const policy: ApprovalPolicy = {
     patterns: lines(def.approval),
     destructive: def.approveDestructive === true || def.approveDestructive === 'true',
+    notReadOnly: def.approveNotReadOnly === true || def.approveNotReadOnly === 'true',
     timeoutMs: (timeoutS > 0 ? timeoutS : DEFAULT_APPROVAL_TIMEOUT_S) * 1000,
   };
   const { source, problem } = systemPromptSource(RED, def.systemPrompt);
+  const unmatchedSaid = new Set<string>();
 
   return {
     problem,
@@ -37,6 +49,15 @@ export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
       return systemInstructionWithPrompt(source, own);
     },
     guard: (run, emit) => gate.guard(run, policy, emit),
+    unmatchedApprovals(catalog) {
+      // A rule that matches nothing is how a renamed server silently stops the asking: say so.
+      const names = [...catalog.routes.values()].flatMap((r) => [r.declaredName, r.tool]);
+      const unmatched = catalog.routes.size ? patternsMatchingNothing(policy, names) : [];
+      const key = unmatched.join('\n');
+      if (!unmatched.length || unmatchedSaid.has(key)) return undefined;
+      unmatchedSaid.add(key);
+      return unmatched;
+    },
     takeApprovalAnswer(msg) {
       const a = msg.approval as { id?: unknown; approved?: unknown; note?: unknown } | undefined;
       if (!a || typeof a !== 'object' || typeof a.id !== 'string' || !('approved' in a)) return false;

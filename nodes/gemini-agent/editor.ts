@@ -405,6 +405,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
       // {server, name, arguments}: a server prompt (Home Assistant: Assist) put before the system instruction.
       systemPrompt: { value: {} },
       approval: { value: '' },
+      approveNotReadOnly: { value: false },
       approveDestructive: { value: false },
       approvalTimeout: {
         value: 300,

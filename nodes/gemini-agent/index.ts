@@ -70,6 +70,8 @@ export = function register(RED: RED) {
         messageTools(RED, msg),
       );
       for (const w of catalog.warnings) node.debug(w);
+      const unmatched = extras.unmatchedApprovals(catalog);
+      if (unmatched) node.warn(t('gemini-agent.warnings.approval-unmatched', { patterns: unmatched.join('", "') }));
       for (const u of catalog.unavailable) node.warn(t('gemini-agent.warnings.server-unavailable', { server: u.server, error: u.error }));
 
       try {

@@ -4,6 +4,7 @@ import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { TIMEOUT_SETTING } from '../shared/editor/validators';
 import { MCP_FAMILY } from '../shared/editor/families';
+import { resolveToolName } from '../../src/mcp/tool-renames';
 (function () {
   registerDialog('mcp-call-tool', {
     ...MCP_FAMILY,
@@ -68,8 +69,9 @@ import { MCP_FAMILY } from '../shared/editor/families';
           tools = (r.tools || []).slice().sort(function (a, b) {
             return a.name.localeCompare(b.name);
           });
+          // Home Assistant 2026.10 gives its tools a title; it stands beside the name, which stays what is saved.
           return tools.map(function (t) {
-            return { value: t.name, label: t.name };
+            return { value: t.name, label: t.title && t.title !== t.name ? t.name + ' — ' + t.title : t.name };
           });
         },
         texts: {
@@ -103,20 +105,28 @@ import { MCP_FAMILY } from '../shared/editor/families';
         });
       }
       function showTool() {
-        const name = $('#node-input-tool').val();
-        const t = tools.find(function (x) {
-          return x.name === name;
-        });
+        const name = $('#node-input-tool').val() as string;
+        // A name from before the server renamed its tools (HassTurnOn for intent__HassTurnOn) finds
+        // its tool as it will at runtime; a name that fits several is flagged like an unknown one.
+        const resolved = name ? resolveToolName(name, tools) : { kind: 'missing' as const };
+        const t = resolved.kind === 'found' ? resolved.tool : undefined;
         const unknown = !t && !!name && tools.length > 0;
+        const renamedNote = t && t.name !== name ? node._('mcp-call-tool.editor.renamed', { tool: t.name }) + ' ' : '';
         describe(
-          t ? t.description || node._('mcp-call-tool.editor.noDescription') : unknown ? node._('mcp-call-tool.editor.unknownTool', { tool: name }) : '',
+          t
+            ? renamedNote + (t.description || node._('mcp-call-tool.editor.noDescription'))
+            : resolved.kind === 'ambiguous'
+              ? node._('mcp-call-tool.editor.ambiguousTool', { tool: name, candidates: resolved.candidates.map((c) => c.name).join(', ') })
+              : unknown
+                ? node._('mcp-call-tool.editor.unknownTool', { tool: name })
+                : '',
           unknown,
         );
         $('#mcp-call-tool-schema')
           .text(t ? JSON.stringify(t.inputSchema, null, 2) : '')
           .toggle(!!t);
         dropdown.select(t ? t.name : '');
-        if (unknown) suggest(name);
+        if (unknown && resolved.kind === 'missing') suggest(name);
         else asked = '';
       }
       $('#node-input-tool').on('change input', showTool);

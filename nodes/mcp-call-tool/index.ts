@@ -23,6 +23,8 @@ export = function (RED: RED) {
     const output = ((def.output as string) || 'auto') as OutputMode;
     const toolErrors = (def.toolErrors as string) === 'output' ? 'output' : 'throw';
     const inFlight = new Set<AbortController>();
+    // Each rename is said once, so a flow written for older tool names shows what it now calls.
+    const renamesSaid = new Set<string>();
 
     node.on('close', (_removed: boolean, done: () => void) => {
       // Cancelling sends notifications/cancelled for every call still running.
@@ -35,7 +37,11 @@ export = function (RED: RED) {
       const server = use.required();
       const provider = server.provider;
       const context = { deviceId: (msg.device as { id?: string } | undefined)?.id };
-      const { tool, args } = await checkToolCall(provider, await readRequest(msg), context, validate, t);
+      const { tool, args, askedAs } = await checkToolCall(provider, await readRequest(msg), context, validate, t);
+      if (askedAs && !renamesSaid.has(`${askedAs}\u0000${tool}`)) {
+        renamesSaid.add(`${askedAs}\u0000${tool}`);
+        node.warn(t('mcp-call-tool.warnings.renamed', { asked: askedAs, tool }));
+      }
       const controller = new AbortController();
       inFlight.add(controller);
       const started = Date.now();

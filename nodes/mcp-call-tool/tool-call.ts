@@ -3,7 +3,7 @@
 // be an object, against the server's tool list (with "did you mean" names) and the inputSchema.
 import { McpNodeError } from '../../src/errors';
 import { validateArguments } from '../../src/mcp/argument-validator';
-import { closeMatches } from '../../src/mcp/tool-names';
+import { closeMatches, resolveToolName } from '../../src/mcp/tool-names';
 import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/tool-provider';
 import { restoreArgumentNames } from '../../src/schema';
 import type { Translate } from '../shared/i18n';
@@ -18,7 +18,10 @@ export interface ToolRequest {
 }
 
 export interface CheckedCall {
+  /** The server's own (full) name of the tool. */
   tool: string;
+  /** Set when the name asked for was not the server's but named it through a rename (`HassTurnOn` → `intent__HassTurnOn`). */
+  askedAs?: string;
   args: Record<string, unknown>;
   definition: Tool;
 }
@@ -51,33 +54,47 @@ export async function checkToolCall(
   validate: boolean,
   t: Translate,
 ): Promise<CheckedCall> {
-  const { tool } = request;
+  const asked = request.tool;
   let args = request.args;
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     throw new McpNodeError(
-      t('mcp-call-tool.errors.argsNotObject', { tool, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
+      t('mcp-call-tool.errors.argsNotObject', { tool: asked, type: args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args }),
       t('mcp-call-tool.status.badArguments'),
       'BAD_ARGUMENTS',
     );
   }
-  const definition = await provider.findTool(tool, context);
+  // The exact name comes straight from the cached list; any other name is resolved against the
+  // whole list, so a name written before a server renamed its tools still finds its one tool.
+  let definition = await provider.findTool(asked, context);
   if (!definition) {
     const { tools } = await provider.listTools({ context });
-    const near = closeMatches(
-      tool,
-      tools.map((x) => x.name),
-    );
-    throw new McpNodeError(
-      t(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool, near: near.join(', ') }),
-      t('mcp-call-tool.status.unknownTool'),
-      'UNKNOWN_TOOL',
-    );
+    const resolved = resolveToolName(asked, tools);
+    if (resolved.kind === 'ambiguous') {
+      throw new McpNodeError(
+        t('mcp-call-tool.errors.ambiguousTool', { tool: asked, candidates: resolved.candidates.map((c) => c.name).join(', ') }),
+        t('mcp-call-tool.status.ambiguousTool'),
+        'AMBIGUOUS_TOOL',
+      );
+    }
+    if (resolved.kind === 'missing') {
+      const near = closeMatches(
+        asked,
+        tools.map((x) => x.name),
+      );
+      throw new McpNodeError(
+        t(near.length ? 'mcp-call-tool.errors.unknownToolNear' : 'mcp-call-tool.errors.unknownTool', { tool: asked, near: near.join(', ') }),
+        t('mcp-call-tool.status.unknownTool'),
+        'UNKNOWN_TOOL',
+      );
+    }
+    definition = resolved.tool;
   }
+  const tool = definition.name;
   if (request.geminiStyle) args = restoreArgumentNames(definition.inputSchema, args as Record<string, unknown>);
   if (validate) {
     const problem = validateArguments(definition, args);
     if (problem)
       throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
   }
-  return { tool, args: args as Record<string, unknown>, definition };
+  return { tool, args: args as Record<string, unknown>, definition, askedAs: tool === asked ? undefined : asked };
 }

@@ -1,7 +1,7 @@
 // `mcp-list-tools`: any input lists every tool of the server (all pages) and sends them in the
 // chosen format (raw MCP, Gemini, OpenAI, Anthropic) with the name map and compiler warnings.
 import { McpNodeError } from '../../src/errors';
-import { filterTools } from '../../src/mcp/tool-names';
+import { filterTools, missingNames } from '../../src/mcp/tool-names';
 import { compileTools, isToolFormat } from '../../src/schema';
 import { statusWriter } from '../shared/node-status';
 import { handleInput, lines } from '../shared/input-handler';
@@ -34,8 +34,10 @@ export = function (RED: RED) {
       const listed = await server.provider.listTools({ context: { deviceId }, userOnly });
       const tools = filterTools(listed.tools, include, exclude);
       const compiled = compileTools(tools, format, { prefix: prefix || undefined });
-      const present = new Set(listed.tools.map((t) => t.name));
-      lastMissing = expected.filter((n) => !present.has(n));
+      lastMissing = missingNames(
+        expected,
+        listed.tools.map((tool) => tool.name),
+      );
       if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
       RED.util.setMessageProperty(msg, property, compiled.payload, true);
       msg.mcp = {

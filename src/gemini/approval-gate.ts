@@ -1,21 +1,25 @@
-// A person's approval before risky tool calls. A call whose declared name matches one of the
-// approval globs, or whose tool is marked destructiveHint (when asked), waits: a request leaves the
+// A person's approval before risky tool calls. A call whose name matches one of the approval globs
+// (its declared name or the server's name, through renames: `HassTurnOff` still catches
+// `intent__HassTurnOff`), or whose tool is not marked read-only or may be destructive (when asked),
+// waits: a request leaves the
 // node (the flow routes it to a dashboard, Telegram, a Home Assistant notification …) and the answer
 // that comes back releases it. Refused or unanswered in time, the call never runs and the model
 // reads `{error:"refused by the user: …"}`. The wait sits inside the executor, so everything else
 // (other requests, other sessions, memory, flow mode) carries on while it lasts.
 import { randomUUID } from 'node:crypto';
-import { minimatch } from 'minimatch';
 import { McpNodeError } from '../errors';
+import { globMatchesTool } from '../mcp/tool-names';
 import type { CallOutcome, PreparedCall, ToolExecutor } from './types';
 
 export const DEFAULT_APPROVAL_TIMEOUT_S = 300;
 
 export interface ApprovalPolicy {
-  /** Globs on declared function names (as Gemini sees them, prefix included). */
+  /** Globs on function names (as Gemini sees them, prefix included, or the server's own tool name). */
   patterns: string[];
-  /** Every tool whose annotations say destructiveHint: true. */
+  /** Every tool that may be destructive: not marked readOnlyHint, and destructiveHint not false (MCP's defaults). */
   destructive: boolean;
+  /** Every tool not marked readOnlyHint: true, whatever its name. */
+  notReadOnly?: boolean;
   timeoutMs: number;
 }
 
@@ -35,16 +39,37 @@ interface Waiting {
 }
 
 export function isApprovalActive(policy: ApprovalPolicy): boolean {
-  return policy.patterns.length > 0 || policy.destructive;
+  return policy.patterns.length > 0 || policy.destructive || !!policy.notReadOnly;
 }
 
-/** Why this call needs approval, or undefined when it does not. */
-function approvalReason(policy: ApprovalPolicy, call: Pick<PreparedCall, 'name' | 'route'>): string | undefined {
-  const pattern = policy.patterns.find((p) => minimatch(call.name, p, { dot: true }));
-  if (pattern) return pattern === call.name ? `${call.name} is listed as needing approval` : `${call.name} matches the approval pattern "${pattern}"`;
-  const annotations = (call.route.definition as { annotations?: { destructiveHint?: unknown } } | undefined)?.annotations;
-  if (policy.destructive && annotations?.destructiveHint === true) return `${call.route.tool} is marked destructive by ${call.route.server}`;
+interface ToolHints {
+  readOnlyHint?: unknown;
+  destructiveHint?: unknown;
+}
+
+/**
+ * Why this call needs approval, or undefined when it does not. When in doubt it asks: a hint a
+ * server did not give takes MCP's default (not read-only, destructive), and a tool whose
+ * definition is unknown (msg.tools without its raw list) counts as unmarked.
+ */
+export function approvalReason(policy: ApprovalPolicy, call: Pick<PreparedCall, 'name' | 'route'>): string | undefined {
+  const names = call.route.tool && call.route.tool !== call.name ? [call.name, call.route.tool] : [call.name];
+  const pattern = policy.patterns.find((p) => names.some((n) => globMatchesTool(p, n)));
+  if (pattern) return names.includes(pattern) ? `${call.name} is listed as needing approval` : `${call.name} matches the approval pattern "${pattern}"`;
+  const hints = ((call.route.definition as { annotations?: ToolHints } | undefined)?.annotations ?? {}) as ToolHints;
+  const readOnly = hints.readOnlyHint === true;
+  if (policy.notReadOnly && !readOnly) return `${call.route.tool} is not marked read-only by ${call.route.server}`;
+  if (policy.destructive && !readOnly && hints.destructiveHint !== false) {
+    return hints.destructiveHint === true
+      ? `${call.route.tool} is marked destructive by ${call.route.server}`
+      : `${call.route.tool} is not marked read-only or harmless by ${call.route.server}, so it may be destructive`;
+  }
   return undefined;
+}
+
+/** The approval patterns that match none of `names` (a rule that would never ask). */
+export function patternsMatchingNothing(policy: ApprovalPolicy, names: string[]): string[] {
+  return policy.patterns.filter((p) => !names.some((n) => globMatchesTool(p, n)));
 }
 
 export class ApprovalGate {

@@ -43,7 +43,8 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
   const status = httpStatusOf(err);
   if (status === 401 || status === 403) {
     const text = status === 401 ? '401 Unauthorized' : '403 Forbidden';
-    return new McpNodeError(`${where}: ${text} (check the access token)`, text, 'UNAUTHORIZED', { status });
+    const advice = status === 401 && HOME_ASSISTANT_MCP.test(where) ? HOME_ASSISTANT_401 : 'check the access token';
+    return new McpNodeError(`${where}: ${text} (${advice})`, text, 'UNAUTHORIZED', { status });
   }
   if (status !== undefined) {
     return new McpNodeError(`${where}: HTTP ${status} ${shorten(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
@@ -64,6 +65,14 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
   }
   return new McpNodeError(`${where}: ${errorMessage(err)}`, shorten(errorMessage(err), 32), 'CONNECTION_ERROR');
 }
+
+// Home Assistant answers a non-administrator's valid token exactly as a wrong one (401, same body):
+// entries of its MCP Server integration made since 2026.10 have "Require an administrator account"
+// on. Both causes are named, since the answer cannot tell them apart.
+const HOME_ASSISTANT_MCP = /\/api\/mcp(?:\/[A-Za-z0-9_-]+)?\/?(?:[?#]|$)/;
+const HOME_ASSISTANT_401 =
+  "check the access token; since Home Assistant 2026.10 a new Model Context Protocol Server entry also needs an administrator's token " +
+  "(or its option 'Require an administrator account' turned off)";
 
 /** The red ring's few words for each code (the message has the whole sentence). */
 const STATUS: Record<string, string> = {

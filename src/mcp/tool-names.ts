@@ -1,21 +1,44 @@
-// Finding tools by name: glob include/exclude filters (minimatch) and "did you mean" suggestions.
+// Finding tools by name: globs (include/exclude filters, the agent's approval list) that match a
+// tool by its full name or by the names it had before its server renamed it (./tool-renames.ts),
+// and "did you mean" suggestions.
 import { minimatch } from 'minimatch';
 import type { Tool } from './sdk';
+import { otherForms } from './tool-renames';
+
+export { missingNames, namesTool, otherForms, resolveToolName, type NameResolution } from './tool-renames';
+
+const GLOB = { nocase: false, dot: true } as const;
+const hasLiteral = (pattern: string) => /[^*?[\]{}!(),|@+]/.test(pattern);
+
+/**
+ * True when the glob `pattern` matches `toolName` or one of its other forms (`Hass*` matches
+ * `intent__HassTurnOn`), or when the pattern without its literal integration prefix matches the
+ * name (`intent__HassTurnOn` on a server that still calls it `HassTurnOn`). A pattern whose rest is
+ * only wildcards (`light__*`) does not widen to every tool of an older server.
+ */
+export function globMatchesTool(pattern: string, toolName: string): boolean {
+  if (minimatch(toolName, pattern, GLOB)) return true;
+  if (otherForms(toolName).some((form) => minimatch(form, pattern, GLOB))) return true;
+  return otherForms(pattern).some((form) => hasLiteral(form) && minimatch(toolName, form, GLOB));
+}
 
 export function filterTools(tools: Tool[], include: string[], exclude: string[]): Tool[] {
-  const match = (name: string, patterns: string[]) => patterns.some((p) => minimatch(name, p, { nocase: false, dot: true }));
+  const match = (name: string, patterns: string[]) => patterns.some((p) => globMatchesTool(p, name));
   return tools.filter((t) => (include.length === 0 || match(t.name, include)) && !match(t.name, exclude));
 }
 
-/** Up to `max` names closest to `name` (case-insensitive edit distance, substring matches first). */
+/**
+ * Up to `max` names closest to `name` (case-insensitive edit distance, substring matches first),
+ * each candidate measured by its closest form (`HassTurnOnn` is one letter from `intent__HassTurnOn`).
+ */
 export function closeMatches(name: string, candidates: string[], max = 3): string[] {
   const n = name.toLowerCase();
+  const distance = (form: string) => {
+    const l = form.toLowerCase();
+    return l.includes(n) || n.includes(l) ? 0 : editDistance(n, l);
+  };
   return candidates
-    .map((c) => {
-      const l = c.toLowerCase();
-      const d = l.includes(n) || n.includes(l) ? 0 : editDistance(n, l);
-      return { c, d };
-    })
+    .map((c) => ({ c, d: Math.min(distance(c), ...otherForms(c).map(distance)) }))
     .filter((x) => x.d <= Math.max(3, Math.floor(n.length / 2)))
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
     .slice(0, max)

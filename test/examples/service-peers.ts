@@ -2,7 +2,7 @@
 // fake Gemini together with the environment the flows read to find them (`${HA_URL}`, `${HA_TOKEN}`,
 // `${GEMINI_API_KEY}`, `${GEMINI_BASE_URL}`), and a simulated xiaozhi device dialling in to Node-RED.
 import { startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { assertCleanDeploy, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from './node-red-process';
 
@@ -16,8 +16,9 @@ export interface ServicePeers {
   close(): Promise<void>;
 }
 
-export async function startServicePeers(): Promise<ServicePeers> {
-  const ha = await startHomeAssistant({ assist: true });
+/** The Home Assistant stand-in of `generation` (default: before 2026.9) and the fake Gemini. */
+export async function startServicePeers(generation?: HaGeneration): Promise<ServicePeers> {
+  const ha = await startHomeAssistant({ assist: true, generation });
   const gemini = await startFakeGemini();
   return {
     ha,
@@ -59,10 +60,13 @@ export async function dialInDevice(nr: NodeRedProcess, path: string): Promise<Xi
  * The common frame of an example spec: the HA stand-in and fake Gemini, a real Node-RED with their
  * environment, the example deployed, and the "deploys cleanly" check; torn down after the suite.
  */
-export function useDeployedExample(name: string): { readonly flow: FlowNode[]; readonly nr: NodeRedProcess; readonly peers: ServicePeers } {
+export function useDeployedExample(
+  name: string,
+  generation?: HaGeneration,
+): { readonly flow: FlowNode[]; readonly nr: NodeRedProcess; readonly peers: ServicePeers } {
   const state = { flow: readExample(name) } as { flow: FlowNode[]; nr: NodeRedProcess; peers: ServicePeers };
   before(async () => {
-    state.peers = await startServicePeers();
+    state.peers = await startServicePeers(generation);
     state.nr = await startNodeRed({ env: state.peers.env });
     await state.nr.deploy(state.flow);
   });

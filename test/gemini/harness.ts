@@ -3,7 +3,7 @@
 // per test and real MCP peers. `run()` resolves with whatever reaches the answer output or a Catch.
 import { fromRuntime, helper, setEnv } from '../helpers/runtime';
 import { startFakeGemini as startFake, type FakeGemini } from '../peers/fake-gemini';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 
 export { helper };
 
@@ -143,7 +143,7 @@ export interface AgentPeers {
  * (unless `homeAssistant: false`) a fresh Home Assistant stand-in per test, all stopped afterwards,
  * and no Gemini settings leaking in from the environment. Call it at the top of a describe.
  */
-export function useAgentPeers(options: { homeAssistant?: boolean } = {}): AgentPeers {
+export function useAgentPeers(options: { homeAssistant?: boolean; generation?: HaGeneration } = {}): AgentPeers {
   const peers = {} as AgentPeers;
   let restoreEnv = () => {};
   before((done) => {
@@ -156,7 +156,7 @@ export function useAgentPeers(options: { homeAssistant?: boolean } = {}): AgentP
   });
   beforeEach(async () => {
     peers.fake = await startFakeGemini();
-    if (options.homeAssistant !== false) peers.ha = await startHomeAssistant();
+    if (options.homeAssistant !== false) peers.ha = await startHomeAssistant({ generation: options.generation });
   });
   afterEach(async () => {
     await helper.unload();

@@ -1,6 +1,6 @@
 // Shared harness for node tests: the real Node-RED runtime through node-red-node-test-helper,
 // our node modules loaded from their TypeScript sources, and small waiting utilities.
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { startHomeAssistant, type HomeAssistantOptions, type HomeAssistantStandIn } from '../peers/home-assistant';
 import helper from 'node-red-node-test-helper';
 
 // NODE_RED_RUNTIME=<folder holding node_modules/node-red> runs the same specs on another Node-RED
@@ -95,11 +95,11 @@ export function setEnv(vars: Record<string, string | undefined>): () => void {
 export { until } from './wait';
 
 /** The runtime and the Home Assistant stand-in for one suite, both stopped after it. */
-export function useRuntimeWithHomeAssistant(): { readonly ha: HomeAssistantStandIn } {
+export function useRuntimeWithHomeAssistant(options: HomeAssistantOptions = {}): { readonly ha: HomeAssistantStandIn } {
   const state = {} as { ha: HomeAssistantStandIn };
   before(async () => {
     await startRuntime();
-    state.ha = await startHomeAssistant();
+    state.ha = await startHomeAssistant(options);
   });
   after(async () => {
     await stopRuntime();

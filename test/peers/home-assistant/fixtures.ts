@@ -1,5 +1,9 @@
-// The wire data the stand-in serves, copied from ../shared/fixtures/home-assistant/ into the repo so
-// a fresh clone can run the tests. Keys starting with "_" are provenance notes, never sent.
+// The wire data the stand-in serves, one set per Home Assistant generation users still run, copied
+// into the repo so a fresh clone can run the tests: fixtures/ is Home Assistant before 2026.9
+// (unprefixed tool names), fixtures/2026.10/ is 2026.9 and later (every tool named
+// `<integration>__<tool>`, `title`, `annotations` and `required` per tool, ToolResult texts, the
+// context-snapshot resource), each reconstructed from Home Assistant's source and release notes.
+// Keys starting with "_" are provenance notes, never sent.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,8 +16,10 @@ export interface JsonRpcRequestLike {
 
 export interface HaTool {
   name: string;
+  title?: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, Record<string, unknown>> };
+  inputSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 }
 
 export interface HaCallResult {
@@ -33,10 +39,15 @@ interface ProtocolExample {
   response: { result?: Record<string, unknown>; error?: Record<string, unknown> } | null;
 }
 
-const fixtureDir = join(__dirname, 'fixtures');
+/** The Home Assistant generations the suite runs against: every HA spec runs once per entry. */
+export const HA_GENERATIONS = ['pre-2026.9', '2026.10'] as const;
+export type HaGeneration = (typeof HA_GENERATIONS)[number];
 
-function readFixture(name: string): Record<string, unknown> {
-  return stripNotes(JSON.parse(readFileSync(join(fixtureDir, name), 'utf8'))) as Record<string, unknown>;
+const fixtureRoot = join(__dirname, 'fixtures');
+const fixtureDirs: Record<HaGeneration, string> = { 'pre-2026.9': fixtureRoot, '2026.10': join(fixtureRoot, '2026.10') };
+
+function readFixture(dir: string, name: string): Record<string, unknown> {
+  return stripNotes(JSON.parse(readFileSync(join(dir, name), 'utf8'))) as Record<string, unknown>;
 }
 
 function stripNotes(value: unknown): unknown {
@@ -47,22 +58,72 @@ function stripNotes(value: unknown): unknown {
   return out;
 }
 
-const toolsList = readFixture('tools-list.json') as { result: { tools: HaTool[] } };
-const examples = readFixture('tools-call-examples.json') as { protocol: ProtocolExample[]; tools_call: HaCallExample[] };
-
-/** The 19 tools of the fixture home, in HA's order. */
-export const haTools: readonly HaTool[] = toolsList.result.tools;
-
-/** The fixture's tools/call request/response pairs (successes and failures). */
-export const haCallExamples: readonly HaCallExample[] = examples.tools_call;
-
-function protocolResult(method: string, predicate: (e: ProtocolExample) => boolean = () => true): Record<string, unknown> {
-  const example = examples.protocol.find((e) => e.request.method === method && e.response?.result && predicate(e));
-  if (!example?.response?.result) throw new Error(`fixture has no ${method} result`);
-  return example.response.result;
+export interface HaFixtureSet {
+  generation: HaGeneration;
+  /** The 19 tools of the fixture home, in that generation's order. */
+  tools: readonly HaTool[];
+  /** tools/call request/response pairs (successes and failures). */
+  callExamples: readonly HaCallExample[];
+  initializeResult: Record<string, unknown>;
+  promptsListResult: Record<string, unknown>;
+  assistPromptResult: Record<string, unknown>;
+  resourcesListResult: Record<string, unknown>;
+  /** resources/read answers the fixture gives, by URI. */
+  resourceReads: ReadonlyMap<string, Record<string, unknown>>;
 }
 
-export const haInitializeResult = protocolResult('initialize');
-export const haPromptsListResult = protocolResult('prompts/list');
-export const haAssistPromptResult = protocolResult('prompts/get');
-export const haResourcesListResult = protocolResult('resources/list');
+function loadSet(generation: HaGeneration): HaFixtureSet {
+  const dir = fixtureDirs[generation];
+  const toolsList = readFixture(dir, 'tools-list.json') as { result: { tools: HaTool[] } };
+  const examples = readFixture(dir, 'tools-call-examples.json') as { protocol: ProtocolExample[]; tools_call: HaCallExample[] };
+  const protocolResult = (method: string): Record<string, unknown> => {
+    const example = examples.protocol.find((e) => e.request.method === method && e.response?.result);
+    if (!example?.response?.result) throw new Error(`fixture ${generation} has no ${method} result`);
+    return example.response.result;
+  };
+  const resourceReads = new Map<string, Record<string, unknown>>();
+  for (const e of examples.protocol) {
+    if (e.request.method === 'resources/read' && e.response?.result) resourceReads.set(String(e.request.params?.uri), e.response.result);
+  }
+  return {
+    generation,
+    tools: toolsList.result.tools,
+    callExamples: examples.tools_call,
+    initializeResult: protocolResult('initialize'),
+    promptsListResult: protocolResult('prompts/list'),
+    assistPromptResult: protocolResult('prompts/get'),
+    resourcesListResult: protocolResult('resources/list'),
+    resourceReads,
+  };
+}
+
+const sets = new Map<HaGeneration, HaFixtureSet>();
+
+/** The wire data of one Home Assistant generation. */
+export function haFixtures(generation: HaGeneration = 'pre-2026.9'): HaFixtureSet {
+  let set = sets.get(generation);
+  if (!set) sets.set(generation, (set = loadSet(generation)));
+  return set;
+}
+
+/** The 19 tools of the pre-2026.9 fixture home, in HA's order. */
+export const haTools: readonly HaTool[] = haFixtures().tools;
+
+/** The pre-2026.9 fixture's tools/call request/response pairs (successes and failures). */
+export const haCallExamples: readonly HaCallExample[] = haFixtures().callExamples;
+
+/**
+ * The name a generation gives a tool of the fixture home: `haToolName('2026.10', 'HassTurnOn')` is
+ * `intent__HassTurnOn`, before 2026.9 it is `HassTurnOn` (and `todo_get_items` ↔ `todo__get_items`).
+ * Looked up in the fixture itself, so a test states what that Home Assistant really calls it.
+ */
+export function haToolName(generation: HaGeneration, name: string): string {
+  const bare = name.replace(/^[a-z_]+?__/, '');
+  const tools = haFixtures(generation).tools;
+  const found =
+    tools.find((t) => t.name === name) ??
+    tools.find((t) => t.name.endsWith(`__${bare}`)) ??
+    tools.find((t) => t.name.replace('__', '_') === name || t.name === name.replace('__', '_'));
+  if (!found) throw new Error(`the ${generation} fixture has no tool for ${name}`);
+  return found.name;
+}

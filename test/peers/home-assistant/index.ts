@@ -1,4 +1,4 @@
 export { startHomeAssistant, DEFAULT_HA_TOKEN } from './server';
 export type { HomeAssistantOptions, HomeAssistantStandIn, RecordedRequest } from './server';
-export { haTools, haCallExamples } from './fixtures';
-export type { HaTool, HaCallExample, HaCallResult } from './fixtures';
+export { haTools, haCallExamples, haFixtures, haToolName, HA_GENERATIONS } from './fixtures';
+export type { HaTool, HaCallExample, HaCallResult, HaGeneration, HaFixtureSet } from './fixtures';

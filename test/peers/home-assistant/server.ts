@@ -7,9 +7,9 @@
 // example, that a call rejected by our client never reached the server.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { haAssistPromptResult, haInitializeResult, haPromptsListResult, haResourcesListResult, haTools, type JsonRpcRequestLike } from './fixtures';
+import { haFixtures, type HaFixtureSet, type HaGeneration, type HaTool, type JsonRpcRequestLike } from './fixtures';
 import { pythonJsonDumps } from './python-json';
-import { answerToolCall } from './tool-calls';
+import { toolCallAnswerer } from './tool-calls';
 import { createAssistStandIn, type AssistStandIn } from './assist';
 
 export const DEFAULT_HA_TOKEN = 'ha-stand-in-long-lived-access-token';
@@ -29,6 +29,15 @@ export interface RecordedRequest {
 }
 
 export interface HomeAssistantOptions {
+  /** Which Home Assistant to be (./fixtures.ts): before 2026.9 (default) or 2026.10 and later. */
+  generation?: HaGeneration;
+  /**
+   * Several LLM APIs selected on the entry ("all LLM APIs"): HA's MergedAPI serves every tool of
+   * every API as `<api>__<tool>` (helpers/llm.py NamespacedTool), e.g. `assist__intent__HassTurnOn`.
+   */
+  apis?: string[];
+  /** 2026.10's "Require an administrator account": this token is a valid user's, but not an admin's (401). */
+  nonAdminToken?: string;
   /** The long-lived access token to accept (default DEFAULT_HA_TOKEN). */
   token?: string;
   /** Port on 127.0.0.1 (default 0: any free port). */
@@ -45,6 +54,9 @@ export interface HomeAssistantOptions {
 export interface HomeAssistantStandIn {
   /** http://127.0.0.1:PORT/api/mcp */
   url: string;
+  generation: HaGeneration;
+  /** The tools this generation serves, in its order. */
+  tools: readonly HaTool[];
   token: string;
   requests: RecordedRequest[];
   /** with `assist: true`: the pipeline side */
@@ -67,8 +79,12 @@ const KNOWN_METHODS = new Set([
 ]);
 const EXPOSED_ENTITIES_URI = 'homeassistant://assist/exposed-entities';
 
+type Answer = (request: JsonRpcRequestLike) => RpcOutcome;
+
 export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promise<HomeAssistantStandIn> {
   const token = opts.token ?? DEFAULT_HA_TOKEN;
+  const fixtures = merged(haFixtures(opts.generation), opts.apis);
+  const answer = answererFor(fixtures);
   const requests: RecordedRequest[] = [];
   let origin = '';
   const assist = opts.assist ? createAssistStandIn(() => token) : undefined;
@@ -87,8 +103,11 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
       requests.push(record);
       res.on('finish', () => (record.status = res.statusCode));
       if (opts.auth?.route(req, res, record.body, origin)) return;
-      const accepted = req.headers.authorization === `Bearer ${token}` || !!opts.auth?.accepts(req.headers.authorization);
-      handle(req, res, record, accepted, origin);
+      // A non-admin user's token is a valid token, but 2026.10 entries require an administrator:
+      // HA answers exactly as for a wrong token (mcp_server/http.py _validate_admin).
+      const nonAdmin = !!opts.nonAdminToken && req.headers.authorization === `Bearer ${opts.nonAdminToken}`;
+      const accepted = !nonAdmin && (req.headers.authorization === `Bearer ${token}` || !!opts.auth?.accepts(req.headers.authorization));
+      handle(req, res, record, accepted, origin, answer);
     });
   });
   server.on('upgrade', (req, socket, head) => (assist ? assist.upgrade(req, socket, head) : socket.destroy()));
@@ -100,6 +119,8 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
 
   return {
     url: `${origin}/api/mcp`,
+    generation: fixtures.generation,
+    tools: fixtures.tools,
     token,
     requests,
     assist,
@@ -112,7 +133,7 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
   };
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, authorized: boolean, origin: string): void {
+function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, authorized: boolean, origin: string, answer: Answer): void {
   const path = (req.url ?? '/').split('?')[0];
 
   if (path === '/.well-known/oauth-protected-resource' && req.method === 'GET') {
@@ -169,46 +190,62 @@ function handle(req: IncomingMessage, res: ServerResponse, record: RecordedReque
 
 type RpcOutcome = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
-function answer(request: JsonRpcRequestLike): RpcOutcome {
-  const params = request.params ?? {};
-  if (!KNOWN_METHODS.has(request.method)) {
-    return { error: { code: -32601, message: 'Method not found', data: request.method } };
-  }
-  switch (request.method) {
-    case 'initialize': {
-      const asked = params.protocolVersion;
-      const protocolVersion = typeof asked === 'string' && SUPPORTED_VERSIONS.includes(asked) ? asked : LATEST_VERSION;
-      return { result: { ...haInitializeResult, protocolVersion } };
+/** The fixture set as a MergedAPI of `apis` serves it: every tool once per API, namespaced, calls routed back. */
+function merged(fixtures: HaFixtureSet, apis: string[] | undefined): HaFixtureSet {
+  if (!apis?.length) return fixtures;
+  const tools = apis.flatMap((api) => fixtures.tools.map((t) => ({ ...t, name: `${api}__${t.name}` })));
+  const callExamples = apis.flatMap((api) =>
+    fixtures.callExamples.map((e) => ({ ...e, request: { ...e.request, params: { ...e.request.params, name: `${api}__${e.request.params.name}` } } })),
+  );
+  return { ...fixtures, tools, callExamples };
+}
+
+function answererFor(fixtures: HaFixtureSet): Answer {
+  const answerToolCall = toolCallAnswerer(fixtures);
+  return (request) => {
+    const params = request.params ?? {};
+    if (!KNOWN_METHODS.has(request.method)) {
+      return { error: { code: -32601, message: 'Method not found', data: request.method } };
     }
-    case 'ping':
-      return { result: {} };
-    case 'tools/list':
-      return { result: { tools: haTools } };
-    case 'tools/call': {
-      const { name, arguments: args } = params;
-      const argsOk = args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args));
-      if (typeof name !== 'string' || !argsOk) return invalidParams();
-      return { result: answerToolCall(name, (args ?? {}) as Record<string, unknown>) };
-    }
-    case 'prompts/list':
-      return { result: haPromptsListResult };
-    case 'prompts/get':
-      if (params.name === 'Assist') return { result: haAssistPromptResult };
-      return { error: { code: 0, message: `Unknown prompt: ${String(params.name)}` } };
-    case 'resources/list':
-      return { result: haResourcesListResult };
-    case 'resources/templates/list':
-      return { result: { resourceTemplates: [] } };
-    case 'resources/read':
-      if (params.uri === EXPOSED_ENTITIES_URI) {
-        const text =
-          "assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: 'off'\n  areas: Kitchen\n";
-        return { result: { contents: [{ uri: EXPOSED_ENTITIES_URI, mimeType: 'text/yaml', text }] } };
+    switch (request.method) {
+      case 'initialize': {
+        const asked = params.protocolVersion;
+        const protocolVersion = typeof asked === 'string' && SUPPORTED_VERSIONS.includes(asked) ? asked : LATEST_VERSION;
+        return { result: { ...fixtures.initializeResult, protocolVersion } };
       }
-      return { error: { code: 0, message: `Unknown resource: ${String(params.uri)}` } };
-    default:
-      return invalidParams();
-  }
+      case 'ping':
+        return { result: {} };
+      case 'tools/list':
+        return { result: { tools: fixtures.tools } };
+      case 'tools/call': {
+        const { name, arguments: args } = params;
+        const argsOk = args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args));
+        if (typeof name !== 'string' || !argsOk) return invalidParams();
+        return { result: answerToolCall(name, (args ?? {}) as Record<string, unknown>) };
+      }
+      case 'prompts/list':
+        return { result: fixtures.promptsListResult };
+      case 'prompts/get':
+        if (params.name === 'Assist') return { result: fixtures.assistPromptResult };
+        return { error: { code: 0, message: `Unknown prompt: ${String(params.name)}` } };
+      case 'resources/list':
+        return { result: fixtures.resourcesListResult };
+      case 'resources/templates/list':
+        return { result: { resourceTemplates: [] } };
+      case 'resources/read': {
+        const read = fixtures.resourceReads.get(String(params.uri));
+        if (read) return { result: read };
+        if (fixtures.generation === 'pre-2026.9' && params.uri === EXPOSED_ENTITIES_URI) {
+          const text =
+            "assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: 'off'\n  areas: Kitchen\n";
+          return { result: { contents: [{ uri: EXPOSED_ENTITIES_URI, mimeType: 'text/yaml', text }] } };
+        }
+        return { error: { code: 0, message: `Unknown resource: ${String(params.uri)}` } };
+      }
+      default:
+        return invalidParams();
+    }
+  };
 }
 
 function invalidParams(): RpcOutcome {

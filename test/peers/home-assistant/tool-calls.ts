@@ -1,31 +1,36 @@
 // How HA answers tools/call: a fixture pair when the fixture has one for exactly these arguments,
-// otherwise the same rules HA and its Python MCP SDK apply (reference home-assistant-mcp.md §3):
+// otherwise the same rules HA and its Python MCP SDK apply (fixtures/2026.10/NOTES.md in the shared
+// fixtures, §1 and §3, for both generations):
 // unknown tool -> "Error calling tool: Tool "X" not found", arguments checked against the advertised
 // inputSchema first ("Input validation error: <jsonschema text>"), extra keys rejected only by
 // non-intent tools, and every failure is a result with isError:true, never a JSON-RPC error.
 import { isDeepStrictEqual } from 'node:util';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { haCallExamples, haTools, type HaCallResult, type HaTool } from './fixtures';
+import type { HaCallResult, HaFixtureSet, HaTool } from './fixtures';
 import { pythonJsonDumps, pythonRepr } from './python-json';
 
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
-const validators = new Map<string, ValidateFunction>(haTools.map((t) => [t.name, ajv.compile(t.inputSchema)]));
 
-export function answerToolCall(name: string, args: Record<string, unknown>): HaCallResult {
-  const example = haCallExamples.find((e) => e.request.params.name === name && isDeepStrictEqual(e.request.params.arguments, args));
-  if (example) return structuredClone(example.response.result);
+/** The tools/call answers of one generation's Home Assistant. */
+export function toolCallAnswerer(fixtures: HaFixtureSet): (name: string, args: Record<string, unknown>) => HaCallResult {
+  const validators = new Map<string, ValidateFunction>(fixtures.tools.map((t) => [t.name, ajv.compile(t.inputSchema)]));
+  return (name, args) => {
+    const example = fixtures.callExamples.find((e) => e.request.params.name === name && isDeepStrictEqual(e.request.params.arguments, args));
+    if (example) return structuredClone(example.response.result);
 
-  const tool = haTools.find((t) => t.name === name);
-  if (!tool) return toolError(`Error calling tool: Tool "${name}" not found`);
+    const tool = fixtures.tools.find((t) => t.name === name);
+    if (!tool) return toolError(`Error calling tool: Tool "${name}" not found`);
 
-  const validate = validators.get(name);
-  if (validate && !validate(args)) return toolError(`Input validation error: ${jsonschemaMessage(firstError(validate.errors), args)}`);
+    const validate = validators.get(name);
+    if (validate && !validate(args)) return toolError(`Input validation error: ${jsonschemaMessage(firstError(validate.errors), args)}`);
 
-  return isIntentTool(tool) ? intentSuccess(args) : nonIntentResult(tool, args);
+    return isIntentTool(tool) ? intentSuccess(args) : nonIntentResult(tool, args, fixtures.generation !== 'pre-2026.9');
+  };
 }
 
+/** Intent tools: `HassTurnOn` before 2026.9, `intent__HassTurnOn` / `light__HassLightSet` after. */
 function isIntentTool(tool: HaTool): boolean {
-  return tool.name.startsWith('Hass');
+  return /^(?:[a-z_]+__)?Hass/.test(tool.name);
 }
 
 function intentSuccess(args: Record<string, unknown>): HaCallResult {
@@ -38,10 +43,12 @@ function intentSuccess(args: Record<string, unknown>): HaCallResult {
   return toolText({ speech: {}, response_type: 'action_done', data: { success, failed: [] } });
 }
 
-function nonIntentResult(tool: HaTool, args: Record<string, unknown>): HaCallResult {
-  // Non-intent tools validate with a voluptuous schema that forbids extra keys.
+function nonIntentResult(tool: HaTool, args: Record<string, unknown>, probatio: boolean): HaCallResult {
+  // Non-intent tools validate with a schema that forbids extra keys: voluptuous before 2026.9,
+  // probatio since (its wording: "not a valid option at 'foo'").
   const extra = Object.keys(args).find((key) => !(key in tool.inputSchema.properties));
-  if (extra !== undefined) return toolError(`Error calling tool: extra keys not allowed @ data['${extra}']`);
+  if (extra !== undefined)
+    return toolError(probatio ? `Error calling tool: not a valid option at '${extra}'` : `Error calling tool: extra keys not allowed @ data['${extra}']`);
   return toolText({ success: true, result: {} });
 }
 
