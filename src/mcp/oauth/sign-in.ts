@@ -3,11 +3,14 @@
 // (RFC 9728 protected resource metadata, then RFC 8414 / OpenID configuration). Then:
 // - a configured client id, or an authorization server that offers registration (RFC 7591):
 //   the SDK's auth() does registration, PKCE, the resource indicator and the code exchange;
-// - neither (Home Assistant): IndieAuth, with the client id = the base URL of the redirect URI.
+// - neither (Home Assistant, before and since 2026.9): IndieAuth, with the client id = the base URL
+//   of the redirect URI (Node-RED's own URL), so the redirect is on the client id's origin and
+//   Home Assistant accepts it without fetching anything.
 import { randomBytes } from 'node:crypto';
 import { auth, discoverOAuthServerInfo, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { McpNodeError, errorMessage } from '../../errors';
 import { indieAuthAuthorizationUrl, indieAuthClientId, indieAuthExchangeCode } from './indieauth';
+import { metadataCompletingFetch } from './lenient-metadata';
 import { SdkOAuthProvider } from './sdk-provider';
 import { expiresAtFrom, type OAuthState, type SignInKind } from './state';
 
@@ -31,7 +34,8 @@ export async function startSignIn(req: SignInRequest): Promise<PendingSignIn> {
   const state = randomBytes(24).toString('base64url');
   let discovery: OAuthDiscoveryState;
   try {
-    discovery = await discoverOAuthServerInfo(req.serverUrl);
+    // Home Assistant 2026.9+ metadata has relative endpoints and no issuer (./lenient-metadata.ts).
+    discovery = await discoverOAuthServerInfo(req.serverUrl, { fetchFn: metadataCompletingFetch() });
   } catch (err) {
     throw new McpNodeError(
       `${req.serverUrl}: no OAuth authorization server found (${errorMessage(err)}); use auth "token" if this server takes a fixed token`,

@@ -28,7 +28,11 @@ export class HaIndieAuth {
   private readonly grants = new Map<string, Grant>(); // by refresh token
   private readonly access = new Map<string, { grant: Grant; expires: number }>();
 
-  constructor(private readonly o: { accessTokenTtl?: number } = {}) {}
+  /**
+   * `relativeMetadata`: the metadata as Home Assistant 2026.9+ serves it (core issue #181505):
+   * endpoints as paths relative to the base URL, no `issuer`, still no registration or PKCE.
+   */
+  constructor(private readonly o: { accessTokenTtl?: number; relativeMetadata?: boolean } = {}) {}
 
   private get ttl(): number {
     return this.o.accessTokenTtl ?? 1800;
@@ -61,11 +65,12 @@ export class HaIndieAuth {
     const url = new URL(req.url ?? '/', origin);
     const path = url.pathname;
     if (path === '/.well-known/oauth-authorization-server' && req.method === 'GET') {
+      const at = this.o.relativeMetadata ? '' : origin;
       json(res, 200, {
-        issuer: origin,
-        authorization_endpoint: `${origin}/auth/authorize`,
-        token_endpoint: `${origin}/auth/token`,
-        revocation_endpoint: `${origin}/auth/revoke`,
+        ...(this.o.relativeMetadata ? {} : { issuer: origin }),
+        authorization_endpoint: `${at}/auth/authorize`,
+        token_endpoint: `${at}/auth/token`,
+        revocation_endpoint: `${at}/auth/revoke`,
         response_types_supported: ['code'],
         service_documentation: 'https://developers.home-assistant.io/docs/auth_api',
         client_id_metadata_document_supported: true,
