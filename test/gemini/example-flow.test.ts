@@ -1,6 +1,7 @@
 // The shipped example examples/home-assistant-gemini.json, imported as is and run: settings come
 // from the environment only (GEMINI_API_KEY, HA_URL, HA_TOKEN, GEMINI_BASE_URL), pointed here at the
 // fake Gemini and the Home Assistant stand-in.
+import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
 import assert from 'node:assert/strict';
 import { setEnv, fromRuntime } from '../helpers/runtime';
 import { readFileSync } from 'node:fs';
@@ -14,35 +15,40 @@ const injectNode = require(fromRuntime('@node-red/nodes/core/common/20-inject.js
 const debugNode = require(fromRuntime('@node-red/nodes/core/common/21-debug.js'));
 const commentNode = require(fromRuntime('@node-red/nodes/core/common/90-comment.js'));
 
-describe('example: home-assistant-gemini.json', function () {
-  let fake: FakeGemini;
-  let ha: HomeAssistantStandIn;
-  let restoreEnv = () => {};
+for (const generation of HA_GENERATIONS) describeExample(generation);
 
-  const peers = useAgentPeers();
-  beforeEach(() => {
-    ({ fake, ha } = peers); // the names the tests below use
-    restoreEnv = setEnv({ GEMINI_API_KEY: API_KEY, HA_URL: ha.url.replace(/\/api\/mcp$/, ''), HA_TOKEN: ha.token, GEMINI_BASE_URL: fake.url });
-  });
-  afterEach(() => restoreEnv());
+function describeExample(generation: HaGeneration) {
+  describe(`example: home-assistant-gemini.json (Home Assistant ${generation})`, function () {
+    const n = (tool: string) => haToolName(generation, tool);
+    let fake: FakeGemini;
+    let ha: HomeAssistantStandIn;
+    let restoreEnv = () => {};
 
-  it('imports, and the inject runs Gemini with the Home Assistant tools to the answer and trace debug nodes', async () => {
-    const flow = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
-    assert.ok(!JSON.stringify(flow).includes('credentials'), 'no credentials in the example');
-    await helper.load([...ALL_NODES, injectNode, debugNode, commentNode], flow);
-    fake.script(reply.call('HassTurnOff', { name: 'Kitchen Light' }), reply.text('The kitchen light is off; the porch light is still on.'));
-    const answer = new Promise<any>((resolve) => helper.getNode('hag-answer').on('input', resolve));
-    const errors: any[] = [];
-    helper.getNode('hag-errors').on('input', (m: any) => errors.push(m));
-    helper.getNode('hag-inject').receive({});
-    const msg = await answer;
-    assert.deepEqual(errors, []);
-    assert.equal(msg.payload, 'The kitchen light is off; the porch light is still on.');
-    assert.equal(msg.sessionId, 'living-room');
-    assert.equal(msg.gemini.steps[0].calls[0].tool, 'HassTurnOff');
-    const call = ha.requests.find((r: any) => r.rpcMethod === 'tools/call') as any;
-    assert.equal(call.headers.authorization, `Bearer ${ha.token}`, 'HA token from HA_TOKEN via headers');
-    assert.equal(fake.requests[0].headers['x-goog-api-key'], API_KEY, 'Gemini key from GEMINI_API_KEY');
-    assert.match(fake.requests[0].body.systemInstruction.parts[0].text, /smart home/);
+    const peers = useAgentPeers({ generation });
+    beforeEach(() => {
+      ({ fake, ha } = peers); // the names the tests below use
+      restoreEnv = setEnv({ GEMINI_API_KEY: API_KEY, HA_URL: ha.url.replace(/\/api\/mcp$/, ''), HA_TOKEN: ha.token, GEMINI_BASE_URL: fake.url });
+    });
+    afterEach(() => restoreEnv());
+
+    it('imports, and the inject runs Gemini with the Home Assistant tools to the answer and trace debug nodes', async () => {
+      const flow = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
+      assert.ok(!JSON.stringify(flow).includes('credentials'), 'no credentials in the example');
+      await helper.load([...ALL_NODES, injectNode, debugNode, commentNode], flow);
+      fake.script(reply.call(n('HassTurnOff'), { name: 'Kitchen Light' }), reply.text('The kitchen light is off; the porch light is still on.'));
+      const answer = new Promise<any>((resolve) => helper.getNode('hag-answer').on('input', resolve));
+      const errors: any[] = [];
+      helper.getNode('hag-errors').on('input', (m: any) => errors.push(m));
+      helper.getNode('hag-inject').receive({});
+      const msg = await answer;
+      assert.deepEqual(errors, []);
+      assert.equal(msg.payload, 'The kitchen light is off; the porch light is still on.');
+      assert.equal(msg.sessionId, 'living-room');
+      assert.equal(msg.gemini.steps[0].calls[0].tool, n('HassTurnOff'));
+      const call = ha.requests.find((r: any) => r.rpcMethod === 'tools/call') as any;
+      assert.equal(call.headers.authorization, `Bearer ${ha.token}`, 'HA token from HA_TOKEN via headers');
+      assert.equal(fake.requests[0].headers['x-goog-api-key'], API_KEY, 'Gemini key from GEMINI_API_KEY');
+      assert.match(fake.requests[0].body.systemInstruction.parts[0].text, /smart home/);
+    });
   });
-});
+}
