@@ -78,6 +78,7 @@ const KNOWN_METHODS = new Set([
   'resources/read',
 ]);
 const EXPOSED_ENTITIES_URI = 'homeassistant://assist/exposed-entities';
+const CONTEXT_SNAPSHOT_URI = 'homeassistant://assist/context-snapshot';
 
 type Answer = (request: JsonRpcRequestLike) => RpcOutcome;
 
@@ -235,6 +236,12 @@ function answererFor(fixtures: HaFixtureSet): Answer {
       case 'resources/read': {
         const read = fixtures.resourceReads.get(String(params.uri));
         if (read) return { result: read };
+        // HA serves the context snapshot since core PR #167396 (2026.5); the older fixture lists only
+        // the exposed-entities resource of an unmerged branch, so the snapshot is answered from the
+        // 2026.10 fixture's read, whose text is the same GetLiveContext output.
+        if (fixtures.generation === 'pre-2026.9' && params.uri === CONTEXT_SNAPSHOT_URI) {
+          return { result: haFixtures('2026.10').resourceReads.get(CONTEXT_SNAPSHOT_URI)! };
+        }
         if (fixtures.generation === 'pre-2026.9' && params.uri === EXPOSED_ENTITIES_URI) {
           const text =
             "assistant: conversation\nentities:\n- entity_id: light.kitchen\n  names: Kitchen Light\n  domain: light\n  state: 'off'\n  areas: Kitchen\n";
