@@ -3,7 +3,7 @@
 // call of the step is answered.
 import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
-import { startHomeAssistant } from '../peers/home-assistant';
+import { HA_GENERATIONS, haToolName, startHomeAssistant } from '../peers/home-assistant';
 import { ALL_NODES, agentFlow, collectSide, haServer, helper, loadAgent, run, type FakeGemini, useAgentPeers } from './harness';
 
 const mcpCallToolNode = require('../../nodes/mcp-call-tool');
@@ -117,41 +117,44 @@ describe('gemini-agent: flow mode with a function node as the tool', function ()
     assert.equal(fake.requests.length, 2);
   });
 
-  it('works with an mcp-call-tool node as the tool runner (Gemini-style call, names mapped back)', async () => {
-    const ha = await startHomeAssistant();
-    try {
-      const { flow, credentials } = agentFlow({
-        fake,
-        agent: { toolMode: 'flow' },
-        servers: [{ ...haServer(ha), prefix: 'ha_' }],
-        output2: ['caller', 'side'],
-        extra: [{ id: 'caller', type: 'mcp-call-tool', server: 'ha', tool: '', toolErrors: 'output', wires: [['agent'], []] }],
-      });
-      await helper.load([...ALL_NODES, mcpCallToolNode], flow, credentials);
-      fake.script(
-        reply.calls([
-          { name: 'ha_HassTurnOff', args: { name: 'Kitchen Light' } },
-          { name: 'ha_todo_get_items', args: { todo_list: 'Shopping List', bogus: true } },
-        ]),
-        reply.text('Kitchen off; the list lookup failed.'),
-      );
-      const { answer, caught } = await run({ payload: 'kitchen off, read my list' });
-      assert.equal(caught, undefined, caught && caught.error?.message);
-      const responses = fake.requests[1].body.contents[2].parts.map((p: any) => p.functionResponse);
-      assert.equal(responses[0].response.output.response_type, 'action_done');
-      assert.match(responses[1].response.error, /extra keys not allowed/);
-      assert.deepEqual(
-        answer.gemini.steps[0].calls.map((c: any) => [c.tool, c.isError]),
-        [
-          ['HassTurnOff', false],
-          ['todo_get_items', true],
-        ],
-      );
-      const called = ha.requests.filter((r: any) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name);
-      assert.deepEqual(called.sort(), ['HassTurnOff', 'todo_get_items']);
-    } finally {
-      await helper.unload();
-      await ha.close();
-    }
-  });
+  for (const generation of HA_GENERATIONS) {
+    const n = (tool: string) => haToolName(generation, tool);
+    it(`works with an mcp-call-tool node as the tool runner (Gemini-style call, names mapped back; Home Assistant ${generation})`, async () => {
+      const ha = await startHomeAssistant({ generation });
+      try {
+        const { flow, credentials } = agentFlow({
+          fake,
+          agent: { toolMode: 'flow' },
+          servers: [{ ...haServer(ha), prefix: 'ha_' }],
+          output2: ['caller', 'side'],
+          extra: [{ id: 'caller', type: 'mcp-call-tool', server: 'ha', tool: '', toolErrors: 'output', wires: [['agent'], []] }],
+        });
+        await helper.load([...ALL_NODES, mcpCallToolNode], flow, credentials);
+        fake.script(
+          reply.calls([
+            { name: `ha_${n('HassTurnOff')}`, args: { name: 'Kitchen Light' } },
+            { name: `ha_${n('todo_get_items')}`, args: { todo_list: 'Shopping List', bogus: true } },
+          ]),
+          reply.text('Kitchen off; the list lookup failed.'),
+        );
+        const { answer, caught } = await run({ payload: 'kitchen off, read my list' });
+        assert.equal(caught, undefined, caught && caught.error?.message);
+        const responses = fake.requests[1].body.contents[2].parts.map((p: any) => p.functionResponse);
+        assert.equal(responses[0].response.output.response_type, 'action_done');
+        assert.match(responses[1].response.error, /extra keys not allowed|not a valid option/); // voluptuous before 2026.9, probatio since
+        assert.deepEqual(
+          answer.gemini.steps[0].calls.map((c: any) => [c.tool, c.isError]),
+          [
+            [n('HassTurnOff'), false],
+            [n('todo_get_items'), true],
+          ],
+        );
+        const called = ha.requests.filter((r: any) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name);
+        assert.deepEqual(called.sort(), [n('HassTurnOff'), n('todo_get_items')].sort());
+      } finally {
+        await helper.unload();
+        await ha.close();
+      }
+    });
+  }
 });

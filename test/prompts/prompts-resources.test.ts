@@ -4,7 +4,7 @@
 // and exposed-entities resource as HA serves them, its JSON-RPC code 0 errors, no subscriptions).
 import assert from 'node:assert/strict';
 import { everythingStdio, startEverything, type EverythingServer } from '../peers/everything';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { HA_GENERATIONS, haFixtures, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { load, nextMessages, send, sleep, startRuntime, stopRuntime, helper, type FlowNode } from '../helpers/runtime';
 
 const promptNodes = [require('../../nodes/mcp-prompt/index.ts'), require('../../nodes/mcp-resource/index.ts')];
@@ -209,61 +209,75 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 }
 
-describe('mcp-prompt and mcp-resource: Home Assistant stand-in', function () {
-  this.timeout(30000);
-  let ha: HomeAssistantStandIn;
-  before(startRuntime);
-  after(stopRuntime);
-  beforeEach(async () => {
-    ha = await startHomeAssistant();
-    await load(
-      flow({ transport: 'http', url: ha.url }, [
-        { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri: 'homeassistant://assist/exposed-entities', wires: [['out']] },
-      ]),
-      { srv: { token: ha.token } },
-      promptNodes,
-    );
-  });
-  afterEach(async () => {
-    await helper.unload();
-    await ha.close();
-  });
+// Once per Home Assistant generation: the Assist prompt's text and the resources differ.
+for (const generation of HA_GENERATIONS) describeHomeAssistant(generation);
 
-  it('lists the one Assist prompt and gets its text, the static context of exposed entities included', async () => {
-    const listed = await outcome('listPrompts', { payload: 1 });
-    assert.deepEqual(listed.out.payload, [{ name: 'Assist', description: 'Default prompt for Home Assistant Assist API' }]);
-    const got = await outcome('getPrompt', { prompt: 'Assist', payload: 1700000000000 });
-    assert.equal(got.caught, undefined, got.caught?.error?.message);
-    assert.equal(got.out.payload[0].role, 'assistant');
-    assert.match(got.out.prompt, /^When controlling Home Assistant always call the intent tools/);
-    assert.match(got.out.prompt, /Static Context: An overview of the areas and the devices in this smart home:\n- names: Kitchen Light/);
-    assert.deepEqual(got.out.mcp.arguments, {}, 'an inject timestamp in msg.payload is not taken as arguments');
-    const sent = ha.requests.find((r) => r.rpcMethod === 'prompts/get') as any;
-    assert.deepEqual(sent.json.params, { name: 'Assist', arguments: {} });
-  });
+function describeHomeAssistant(generation: HaGeneration) {
+  describe(`mcp-prompt and mcp-resource: Home Assistant ${generation} stand-in`, function () {
+    const assistText = (haFixtures(generation).assistPromptResult as any).messages[0].content.text as string;
+    const resources = (haFixtures(generation).resourcesListResult as any).resources as Array<{ uri: string; mimeType: string }>;
+    this.timeout(30000);
+    let ha: HomeAssistantStandIn;
+    before(startRuntime);
+    after(stopRuntime);
+    beforeEach(async () => {
+      ha = await startHomeAssistant({ generation });
+      await load(
+        flow({ transport: 'http', url: ha.url }, [
+          { id: 'watch', type: 'mcp-resource', server: 'srv', operation: 'subscribe', uri: resources[0].uri, wires: [['out']] },
+        ]),
+        { srv: { token: ha.token } },
+        promptNodes,
+      );
+    });
+    afterEach(async () => {
+      await helper.unload();
+      await ha.close();
+    });
 
-  it("sends an unknown prompt to Catch with HA's message", async () => {
-    const { caught } = await outcome('getPrompt', { prompt: 'Foo' });
-    assert.match(caught.error.message, /prompts\/get "Foo" failed: .*Unknown prompt: Foo/);
-  });
+    it('lists the one Assist prompt and gets its text as Home Assistant sends it', async () => {
+      const listed = await outcome('listPrompts', { payload: 1 });
+      assert.deepEqual(listed.out.payload, [{ name: 'Assist', description: 'Default prompt for Home Assistant Assist API' }]);
+      const got = await outcome('getPrompt', { prompt: 'Assist', payload: 1700000000000 });
+      assert.equal(got.caught, undefined, got.caught?.error?.message);
+      assert.equal(got.out.payload[0].role, 'assistant');
+      assert.equal(got.out.prompt, assistText);
+      assert.match(got.out.prompt, /When controlling Home Assistant always call the intent tools/);
+      assert.deepEqual(got.out.mcp.arguments, {}, 'an inject timestamp in msg.payload is not taken as arguments');
+      const sent = ha.requests.find((r) => r.rpcMethod === 'prompts/get') as any;
+      assert.deepEqual(sent.json.params, { name: 'Assist', arguments: {} });
+    });
 
-  it('reads the exposed-entities resource as YAML text', async () => {
-    const listed = await outcome('listResources', {});
-    assert.deepEqual(
-      listed.out.payload.map((r: any) => r.uri),
-      ['homeassistant://assist/exposed-entities'],
-    );
-    const { out } = await outcome('reader', { uri: 'homeassistant://assist/exposed-entities' });
-    assert.equal(out.contentType, 'text/yaml');
-    assert.match(out.payload, /^assistant: conversation\nentities:\n- entity_id: light\.kitchen/);
-  });
+    it("sends an unknown prompt to Catch with HA's message", async () => {
+      const { caught } = await outcome('getPrompt', { prompt: 'Foo' });
+      assert.match(caught.error.message, /prompts\/get "Foo" failed: .*Unknown prompt: Foo/);
+    });
 
-  it('refuses a subscription HA does not offer, before sending anything', async () => {
-    const { caught } = await outcome('watch', {});
-    assert.match(caught.error.message, /does not offer resource subscriptions/);
-    assert.equal(ha.requests.filter((r) => r.rpcMethod === 'resources/subscribe').length, 0);
+    it('lists the resource this generation offers and reads the Assist context snapshot as text', async () => {
+      const listed = await outcome('listResources', {});
+      assert.deepEqual(
+        listed.out.payload.map((r: any) => r.uri),
+        resources.map((r) => r.uri),
+      );
+      // The snapshot (core PR #167396, since 2026.5) is what both generations answer; the older
+      // fixture also lists a YAML resource of exposed entities.
+      const { out } = await outcome('reader', { uri: 'homeassistant://assist/context-snapshot' });
+      assert.equal(out.contentType, 'text/plain');
+      assert.match(out.payload, /^Live Context: An overview of the areas and the devices in this smart home:\n- names: Living Room Thermostat/);
+      if (generation === 'pre-2026.9') {
+        const yaml = await outcome('reader', { uri: 'homeassistant://assist/exposed-entities' });
+        assert.equal(yaml.out.contentType, 'text/yaml');
+        assert.match(yaml.out.payload, /^assistant: conversation\nentities:\n- entity_id: light\.kitchen/);
+      }
+    });
+
+    it('refuses a subscription HA does not offer, before sending anything', async () => {
+      const { caught } = await outcome('watch', {});
+      assert.match(caught.error.message, /does not offer resource subscriptions/);
+      assert.equal(ha.requests.filter((r) => r.rpcMethod === 'resources/subscribe').length, 0);
+    });
   });
-});
+}
 
 async function waitForStatus(nodeId: string, text: RegExp, ms = 20000): Promise<void> {
   const node = helper.getNode(nodeId) as any;

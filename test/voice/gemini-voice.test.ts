@@ -15,7 +15,7 @@ import { encodeWav, pcmFromBytes } from '../../src/audio';
 import { Conversation } from '../../src/voice/conversation';
 import { LiveBridge, type LiveBridgeEvent } from '../../src/voice/live-bridge';
 import { startFakeGemini, reply, ANSWER_PCM, type FakeGemini } from '../peers/fake-gemini';
-import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
+import { HA_GENERATIONS, haToolName, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { startWsVoiceServer } from './voice-harness';
 
@@ -78,188 +78,199 @@ describe('gemini: text to speech', () => {
   });
 });
 
-describe('gemini: Live with a xiaozhi device', () => {
-  let fake: FakeGemini;
-  let ha: HomeAssistantStandIn;
-  let provider: McpSession;
-  beforeEach(async () => {
-    fake = await startFakeGemini({ apiKey: KEY });
-    ha = await startHomeAssistant();
-    provider = new McpSession({ id: 'ha', name: 'Home Assistant', transport: 'http', url: ha.url, token: ha.token, timeoutMs: 10000, protocolVersion: 'auto' });
-  });
-  afterEach(async () => {
-    await provider.close();
-    await ha.close();
-    await fake.close();
-  });
-
-  async function liveDevice(options: { model?: string; key?: string; events: LiveBridgeEvent[] }) {
-    const client = createGeminiClient({ apiKey: options.key ?? KEY, baseUrl: fake.url });
-    const catalog = await buildCatalog([{ provider }]);
-    const server = await startWsVoiceServer((base) => {
-      const conversation = new Conversation({ ...base, collect: false });
-      new LiveBridge({
-        conversation,
-        open: (events) =>
-          LiveSession.open(
-            { client, model: options.model, voice: 'Kore', systemInstruction: 'You control a home.', catalog, executor: mcpExecutor(), secrets: [KEY] },
-            events,
-          ),
-        onEvent: (e) => options.events.push(e),
+for (const generation of HA_GENERATIONS) {
+  describe(`gemini: Live with a xiaozhi device (Home Assistant ${generation})`, () => {
+    const turnOn = haToolName(generation, 'HassTurnOn');
+    let fake: FakeGemini;
+    let ha: HomeAssistantStandIn;
+    let provider: McpSession;
+    beforeEach(async () => {
+      fake = await startFakeGemini({ apiKey: KEY });
+      ha = await startHomeAssistant({ generation });
+      provider = new McpSession({
+        id: 'ha',
+        name: 'Home Assistant',
+        transport: 'http',
+        url: ha.url,
+        token: ha.token,
+        timeoutMs: 10000,
+        protocolVersion: 'auto',
       });
-      return conversation;
     });
-    const device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: 'aa:bb:cc:00:00:02', protocolVersion: '2', fixture: lichuangDev() });
-    const voice = await DeviceVoice.overWebSocket(device);
-    return { server, device, voice };
-  }
-
-  it('auto mode: speech streams to Live, the model calls Home Assistant, its audio plays on the device', async () => {
-    fake.live.script({
-      transcript: 'Turn on the kitchen light, please.',
-      calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }],
-      text: 'The kitchen light is on.',
+    afterEach(async () => {
+      await provider.close();
+      await ha.close();
+      await fake.close();
     });
-    const events: LiveBridgeEvent[] = [];
-    const { server, device, voice } = await liveDevice({ events });
-    try {
-      const stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });
-      await stopped;
-      const [session] = fake.live.sessions;
-      assert.deepEqual(session.violations, []);
-      assert.equal(session.setup.model, 'models/gemini-3.8-live');
-      assert.deepEqual(session.setup.generationConfig.responseModalities, ['AUDIO']);
-      assert.ok(session.setup.tools[0].functionDeclarations.some((d: any) => d.name === 'HassTurnOn'));
-      assert.ok(session.audioBytes >= 16000 * 2 * 2, 'at least 2 s of 16 kHz PCM reached Live');
-      assert.equal(session.toolResponses.length, 1);
-      assert.match(session.toolResponses[0].id, /^function-call-\d+$/);
-      assert.ok(session.toolResponses[0].response.output, 'the HA result went back as output');
-      const haCall = ha.requests.find((r) => r.rpcMethod === 'tools/call');
-      assert.equal((haCall?.json as any)?.params?.name, 'HassTurnOn');
-      const call = events.find((e) => e.topic === 'tool_call')!.payload as any;
-      assert.equal(call.name, 'HassTurnOn');
-      assert.equal(call.server, 'Home Assistant');
-      assert.equal(call.isError, false);
-      const transcripts = events.filter((e) => e.topic === 'transcript').map((e) => e.payload);
-      assert.deepEqual(transcripts, [
-        { role: 'user', text: 'Turn on the kitchen light, please.', finished: undefined },
-        { role: 'model', text: 'The kitchen light is on.', finished: undefined },
-      ]);
-      const r = voice.speaker.report;
-      assert.equal(r.sampleRate, 24000);
-      assert.equal(r.outsideSpeaking, 0);
-      assert.equal(r.overflows, 0);
-      assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60, `played ${r.playedMs} of ${ANSWER_MS} ms`);
-    } finally {
-      device.close();
-      await server.close();
-    }
-  });
 
-  it('manual mode: listen stop ends the turn at once (audioStreamEnd)', async () => {
-    fake.live.script({ text: 'ok' });
-    const events: LiveBridgeEvent[] = [];
-    const { server, device, voice } = await liveDevice({ events });
-    try {
-      const stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'manual', realTime: false });
-      await stopped;
-      const session = fake.live.sessions[0];
-      assert.deepEqual(session.messages.at(-1), { realtimeInput: { audioStreamEnd: true } });
-      assert.ok(voice.speaker.report.played > 0);
-    } finally {
-      device.close();
-      await server.close();
+    async function liveDevice(options: { model?: string; key?: string; events: LiveBridgeEvent[] }) {
+      const client = createGeminiClient({ apiKey: options.key ?? KEY, baseUrl: fake.url });
+      const catalog = await buildCatalog([{ provider }]);
+      const server = await startWsVoiceServer((base) => {
+        const conversation = new Conversation({ ...base, collect: false });
+        new LiveBridge({
+          conversation,
+          open: (events) =>
+            LiveSession.open(
+              { client, model: options.model, voice: 'Kore', systemInstruction: 'You control a home.', catalog, executor: mcpExecutor(), secrets: [KEY] },
+              events,
+            ),
+          onEvent: (e) => options.events.push(e),
+        });
+        return conversation;
+      });
+      const device = await XiaozhiWsDevice.connect({ url: server.url, deviceId: 'aa:bb:cc:00:00:02', protocolVersion: '2', fixture: lichuangDev() });
+      const voice = await DeviceVoice.overWebSocket(device);
+      return { server, device, voice };
     }
-  });
 
-  it('barge-in: the person talks over the answer, Live interrupts and playback stops', async () => {
-    const long = Buffer.alloc(24000 * 2 * 8);
-    for (let i = 0; i < long.length / 2; i++) long.writeInt16LE(Math.round(6000 * Math.sin(i / 7)), i * 2);
-    fake.live.script({ audio: long }, { text: 'second' });
-    const events: LiveBridgeEvent[] = [];
-    const { server, device, voice } = await liveDevice({ events });
-    try {
-      await voice.say({ mode: 'realtime', realTime: false, trailingSilenceMs: 900 });
-      await new Promise((r) => voice.speaker.once('first-audio', r));
-      // realtime mode: the microphone stays on while the device speaks.
-      for (const f of voice.mic.frames(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 3)))) voice.sendOpusPacket(f);
-      const answer = await waitFor(() => events.find((e) => e.topic === 'answer'), 'the first answer to end');
-      assert.equal((answer.payload as any).aborted, true);
-      assert.ok((answer.payload as any).durationMs < 8000);
-      assert.equal(fake.live.sessions[0].interruptions, 1);
-      await waitFor(() => voice.speaker.report.ttsStops >= 1 || undefined, 'tts stop');
-    } finally {
-      device.close();
-      await server.close();
-    }
-  });
-
-  it('goAway: the session is retired without an error and the next turn opens a new one', async () => {
-    fake.live.script({ text: 'one' }, { text: 'two' });
-    const events: LiveBridgeEvent[] = [];
-    const { server, device, voice } = await liveDevice({ events });
-    try {
-      let stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'manual', realTime: false });
-      await stopped;
-      fake.live.goAway(100);
-      await waitFor(() => fake.live.sessions[0].closed, 'the first session to close');
-      stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'manual', realTime: false });
-      await stopped;
-      assert.equal(fake.live.sessions.length, 2);
-      assert.deepEqual(
-        events.filter((e) => e.topic === 'error'),
-        [],
-      );
-      assert.equal(voice.speaker.report.ttsStops, 2);
-    } finally {
-      device.close();
-      await server.close();
-    }
-  });
-
-  it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
-    for (const [options, code] of [
-      [{ key: 'AIzaSy-wrong-key-0000' }, 1007],
-      [{ model: 'gemini-flash-latest' }, 1008],
-    ] as const) {
+    it('auto mode: speech streams to Live, the model calls Home Assistant, its audio plays on the device', async () => {
+      fake.live.script({
+        transcript: 'Turn on the kitchen light, please.',
+        calls: [{ name: turnOn, args: { name: 'Kitchen Light' } }],
+        text: 'The kitchen light is on.',
+      });
       const events: LiveBridgeEvent[] = [];
-      const { server, device, voice } = await liveDevice({ ...options, events });
+      const { server, device, voice } = await liveDevice({ events });
       try {
-        voice.listenStart('auto');
-        const err = (await waitFor(() => events.find((e) => e.topic === 'error'), 'an error')).payload as any;
-        assert.equal(err.details.code, code);
-        assert.match(err.message, /before its setup completed/);
-        assert.ok(!err.message.includes(KEY) && !err.message.includes('AIzaSy-wrong-key-0000'));
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });
+        await stopped;
+        const [session] = fake.live.sessions;
+        assert.deepEqual(session.violations, []);
+        assert.equal(session.setup.model, 'models/gemini-3.8-live');
+        assert.deepEqual(session.setup.generationConfig.responseModalities, ['AUDIO']);
+        assert.ok(session.setup.tools[0].functionDeclarations.some((d: any) => d.name === turnOn));
+        assert.ok(session.audioBytes >= 16000 * 2 * 2, 'at least 2 s of 16 kHz PCM reached Live');
+        assert.equal(session.toolResponses.length, 1);
+        assert.match(session.toolResponses[0].id, /^function-call-\d+$/);
+        assert.ok(session.toolResponses[0].response.output, 'the HA result went back as output');
+        const haCall = ha.requests.find((r) => r.rpcMethod === 'tools/call');
+        assert.equal((haCall?.json as any)?.params?.name, turnOn);
+        const call = events.find((e) => e.topic === 'tool_call')!.payload as any;
+        assert.equal(call.name, turnOn);
+        assert.equal(call.server, 'Home Assistant');
+        assert.equal(call.isError, false);
+        const transcripts = events.filter((e) => e.topic === 'transcript').map((e) => e.payload);
+        assert.deepEqual(transcripts, [
+          { role: 'user', text: 'Turn on the kitchen light, please.', finished: undefined },
+          { role: 'model', text: 'The kitchen light is on.', finished: undefined },
+        ]);
+        const r = voice.speaker.report;
+        assert.equal(r.sampleRate, 24000);
+        assert.equal(r.outsideSpeaking, 0);
+        assert.equal(r.overflows, 0);
+        assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60, `played ${r.playedMs} of ${ANSWER_MS} ms`);
       } finally {
         device.close();
         await server.close();
       }
-    }
-  });
+    });
 
-  it('connect() never rejecting is covered: a refused port and a server that never completes setup both fail', async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-    const deadPort = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
-    const catalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
-    const refused = createGeminiClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${deadPort}` });
-    await assert.rejects(
-      LiveSession.open({ client: refused, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 5000 }, {}),
-      /before its setup completed/,
-    );
-    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    await new Promise((r) => silent.once('listening', r));
-    try {
-      const mute = createGeminiClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
-      await assert.rejects(LiveSession.open({ client: mute, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 300 }, {}), /within 0.3 s/);
-    } finally {
-      for (const c of silent.clients) c.terminate();
-      await new Promise((r) => silent.close(r));
-    }
+    it('manual mode: listen stop ends the turn at once (audioStreamEnd)', async () => {
+      fake.live.script({ text: 'ok' });
+      const events: LiveBridgeEvent[] = [];
+      const { server, device, voice } = await liveDevice({ events });
+      try {
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'manual', realTime: false });
+        await stopped;
+        const session = fake.live.sessions[0];
+        assert.deepEqual(session.messages.at(-1), { realtimeInput: { audioStreamEnd: true } });
+        assert.ok(voice.speaker.report.played > 0);
+      } finally {
+        device.close();
+        await server.close();
+      }
+    });
+
+    it('barge-in: the person talks over the answer, Live interrupts and playback stops', async () => {
+      const long = Buffer.alloc(24000 * 2 * 8);
+      for (let i = 0; i < long.length / 2; i++) long.writeInt16LE(Math.round(6000 * Math.sin(i / 7)), i * 2);
+      fake.live.script({ audio: long }, { text: 'second' });
+      const events: LiveBridgeEvent[] = [];
+      const { server, device, voice } = await liveDevice({ events });
+      try {
+        await voice.say({ mode: 'realtime', realTime: false, trailingSilenceMs: 900 });
+        await new Promise((r) => voice.speaker.once('first-audio', r));
+        // realtime mode: the microphone stays on while the device speaks.
+        for (const f of voice.mic.frames(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 3)))) voice.sendOpusPacket(f);
+        const answer = await waitFor(() => events.find((e) => e.topic === 'answer'), 'the first answer to end');
+        assert.equal((answer.payload as any).aborted, true);
+        assert.ok((answer.payload as any).durationMs < 8000);
+        assert.equal(fake.live.sessions[0].interruptions, 1);
+        await waitFor(() => voice.speaker.report.ttsStops >= 1 || undefined, 'tts stop');
+      } finally {
+        device.close();
+        await server.close();
+      }
+    });
+
+    it('goAway: the session is retired without an error and the next turn opens a new one', async () => {
+      fake.live.script({ text: 'one' }, { text: 'two' });
+      const events: LiveBridgeEvent[] = [];
+      const { server, device, voice } = await liveDevice({ events });
+      try {
+        let stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'manual', realTime: false });
+        await stopped;
+        fake.live.goAway(100);
+        await waitFor(() => fake.live.sessions[0].closed, 'the first session to close');
+        stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'manual', realTime: false });
+        await stopped;
+        assert.equal(fake.live.sessions.length, 2);
+        assert.deepEqual(
+          events.filter((e) => e.topic === 'error'),
+          [],
+        );
+        assert.equal(voice.speaker.report.ttsStops, 2);
+      } finally {
+        device.close();
+        await server.close();
+      }
+    });
+
+    it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
+      for (const [options, code] of [
+        [{ key: 'AIzaSy-wrong-key-0000' }, 1007],
+        [{ model: 'gemini-flash-latest' }, 1008],
+      ] as const) {
+        const events: LiveBridgeEvent[] = [];
+        const { server, device, voice } = await liveDevice({ ...options, events });
+        try {
+          voice.listenStart('auto');
+          const err = (await waitFor(() => events.find((e) => e.topic === 'error'), 'an error')).payload as any;
+          assert.equal(err.details.code, code);
+          assert.match(err.message, /before its setup completed/);
+          assert.ok(!err.message.includes(KEY) && !err.message.includes('AIzaSy-wrong-key-0000'));
+        } finally {
+          device.close();
+          await server.close();
+        }
+      }
+    });
+
+    it('connect() never rejecting is covered: a refused port and a server that never completes setup both fail', async () => {
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+      const deadPort = (probe.address() as AddressInfo).port;
+      await new Promise((r) => probe.close(r));
+      const catalog = { declarations: [], routes: new Map(), warnings: [], unavailable: [] };
+      const refused = createGeminiClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${deadPort}` });
+      await assert.rejects(
+        LiveSession.open({ client: refused, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 5000 }, {}),
+        /before its setup completed/,
+      );
+      const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+      await new Promise((r) => silent.once('listening', r));
+      try {
+        const mute = createGeminiClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+        await assert.rejects(LiveSession.open({ client: mute, catalog, executor: mcpExecutor(), secrets: [KEY], connectTimeoutMs: 300 }, {}), /within 0.3 s/);
+      } finally {
+        for (const c of silent.clients) c.terminate();
+        await new Promise((r) => silent.close(r));
+      }
+    });
   });
-});
+}

@@ -13,7 +13,7 @@ import { VoiceHub, type VoiceDevice } from '../../src/voice/voice-hub';
 import type { LiveBridgeEvent } from '../../src/voice/live-bridge';
 import type { Utterance } from '../../src/voice/conversation';
 import { startFakeGemini, ANSWER_PCM } from '../peers/fake-gemini';
-import { startHomeAssistant } from '../peers/home-assistant';
+import { HA_GENERATIONS, haToolName, startHomeAssistant } from '../peers/home-assistant';
 import { lichuangDev, XiaozhiWsDevice, XiaozhiMqttDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { startHubServers } from './voice-harness';
 
@@ -72,51 +72,58 @@ describe('voice hub: pipeline mode ("flow")', () => {
 });
 
 describe('voice hub: live mode', () => {
-  it('mqtt + udp: the device talks to the Live fake, the Home Assistant call is emitted, the answer plays', async () => {
-    const fake = await startFakeGemini({ apiKey: KEY });
-    const ha = await startHomeAssistant();
-    const provider = new McpSession({
-      id: 'ha',
-      name: 'Home Assistant',
-      transport: 'http',
-      url: ha.url,
-      token: ha.token,
-      timeoutMs: 10000,
-      protocolVersion: 'auto',
-    });
-    const client = createGeminiClient({ apiKey: KEY, baseUrl: fake.url });
-    const events: LiveBridgeEvent[] = [];
-    const hub = new VoiceHub({
-      mode: 'live',
-      openLive: async (_device, liveEvents) =>
-        LiveSession.open({ client, catalog: await buildCatalog([{ provider }]), executor: mcpExecutor(), secrets: [KEY] }, liveEvents),
-      onLiveEvent: (_device, e) => events.push(e),
-    });
-    const servers = await startHubServers(hub);
-    const device = await XiaozhiMqttDevice.connect({ brokerUrl: servers.mqttUrl, deviceId: 'ab:cd:ef:00:00:03', mode: 'subscribing', fixture: lichuangDev() });
-    try {
-      fake.live.script({
-        transcript: 'Turn on the kitchen light, please.',
-        calls: [{ name: 'HassTurnOn', args: { name: 'Kitchen Light' } }],
-        text: 'The kitchen light is on.',
+  for (const generation of HA_GENERATIONS)
+    it(`mqtt + udp: the device talks to the Live fake, the Home Assistant ${generation} call is emitted, the answer plays`, async () => {
+      const turnOn = haToolName(generation, 'HassTurnOn');
+      const fake = await startFakeGemini({ apiKey: KEY });
+      const ha = await startHomeAssistant({ generation });
+      const provider = new McpSession({
+        id: 'ha',
+        name: 'Home Assistant',
+        transport: 'http',
+        url: ha.url,
+        token: ha.token,
+        timeoutMs: 10000,
+        protocolVersion: 'auto',
       });
-      const voice = await DeviceVoice.overMqtt(device);
-      const stopped = voice.speaker.nextStop();
-      await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });
-      await stopped;
-      assert.deepEqual(fake.live.sessions[0].violations, []);
-      const call = events.find((e) => e.topic === 'tool_call')?.payload as any;
-      assert.equal(call?.name, 'HassTurnOn');
-      assert.equal(call?.isError, false);
-      assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
-      assert.ok(events.some((e) => e.topic === 'transcript' && (e.payload as any).role === 'user'));
-      heardWholeAnswer(voice);
-    } finally {
-      await device.end();
-      await servers.close();
-      await provider.close();
-      await ha.close();
-      await fake.close();
-    }
-  });
+      const client = createGeminiClient({ apiKey: KEY, baseUrl: fake.url });
+      const events: LiveBridgeEvent[] = [];
+      const hub = new VoiceHub({
+        mode: 'live',
+        openLive: async (_device, liveEvents) =>
+          LiveSession.open({ client, catalog: await buildCatalog([{ provider }]), executor: mcpExecutor(), secrets: [KEY] }, liveEvents),
+        onLiveEvent: (_device, e) => events.push(e),
+      });
+      const servers = await startHubServers(hub);
+      const device = await XiaozhiMqttDevice.connect({
+        brokerUrl: servers.mqttUrl,
+        deviceId: 'ab:cd:ef:00:00:03',
+        mode: 'subscribing',
+        fixture: lichuangDev(),
+      });
+      try {
+        fake.live.script({
+          transcript: 'Turn on the kitchen light, please.',
+          calls: [{ name: turnOn, args: { name: 'Kitchen Light' } }],
+          text: 'The kitchen light is on.',
+        });
+        const voice = await DeviceVoice.overMqtt(device);
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });
+        await stopped;
+        assert.deepEqual(fake.live.sessions[0].violations, []);
+        const call = events.find((e) => e.topic === 'tool_call')?.payload as any;
+        assert.equal(call?.name, turnOn);
+        assert.equal(call?.isError, false);
+        assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
+        assert.ok(events.some((e) => e.topic === 'transcript' && (e.payload as any).role === 'user'));
+        heardWholeAnswer(voice);
+      } finally {
+        await device.end();
+        await servers.close();
+        await provider.close();
+        await ha.close();
+        await fake.close();
+      }
+    });
 });
