@@ -13,10 +13,10 @@ function describeExample(generation: HaGeneration) {
     this.timeout(120_000);
     const ex = useDeployedExample('home-assistant-gemini', generation);
     // Gemini calls the tools by the names the agent declared: the server's own.
-    const [live, off] = [haToolName(generation, 'GetLiveContext'), haToolName(generation, 'HassTurnOff')];
+    const off = haToolName(generation, 'HassTurnOff');
 
-    it('answers the prompt after calling Home Assistant tools, with the trace', async () => {
-      ex.peers.gemini.script(reply.call(live, {}), reply.call(off, { name: 'Kitchen Light', domain: ['light'] }), reply.text('The kitchen light is off.'));
+    it('answers the prompt after calling Home Assistant tools, with the trace; the house state comes from the context snapshot', async () => {
+      ex.peers.gemini.script(reply.call(off, { name: 'Kitchen Light', domain: ['light'] }), reply.text('The kitchen light is off.'));
       const inject = ex.flow.find((n) => n.type === 'inject')!;
       await ex.nr.inject(inject.id);
       const answer = await ex.nr.debug.next('hag-answer', undefined, 60_000);
@@ -24,14 +24,16 @@ function describeExample(generation: HaGeneration) {
       const trace = await ex.nr.debug.next('hag-trace');
       assert.deepEqual(
         trace.value.steps.flatMap((s: any) => s.calls.map((c: any) => [c.name, c.isError])),
-        [
-          [live, false],
-          [off, false],
-        ],
+        [[off, false]],
       );
       assert.deepEqual(
         ex.peers.ha.requests.filter((r) => r.rpcMethod === 'tools/call').map((r: any) => r.json.params.name),
-        [live, off],
+        [off],
+      );
+      assert.match(ex.peers.gemini.requests[0].body.systemInstruction.parts[0].text, /This is the home right now:\nLive Context: /);
+      assert.deepEqual(
+        ex.peers.ha.requests.filter((r) => r.rpcMethod === 'resources/read').map((r: any) => r.json.params.uri),
+        ['homeassistant://assist/context-snapshot'],
       );
       assert.equal(ex.peers.gemini.pending(), 0);
       assert.deepEqual(ex.nr.debug.errors(), []);
