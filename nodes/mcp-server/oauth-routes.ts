@@ -5,8 +5,13 @@
 //                                       redirect carries no admin bearer, so no needsPermission: the
 //                                       single-use `state` from /start is the guard
 //   GET  /mcp-server/oauth/:id/status   (mcp-server.read) {signedIn, kind?, expiresAt?}; never a token
+//   GET  /mcp-server/oauth/client-metadata.json
+//                                       Node-RED's Client ID Metadata Document (src/mcp/oauth/client-metadata.ts):
+//                                       fetched by an authorization server, so no needsPermission; it
+//                                       holds only public facts (a name and the callback address)
 import type { Response } from 'express';
 import { errorMessage } from '../../src/errors';
+import { CALLBACK_PATH, CLIENT_METADATA_PATH, clientMetadataDocument, clientMetadataUrlFor } from '../../src/mcp/oauth/client-metadata';
 import { PendingSignIns } from '../../src/mcp/oauth/pending-sign-ins';
 import { startSignIn } from '../../src/mcp/oauth/sign-in';
 import { sameServer } from '../../src/mcp/oauth/state';
@@ -17,11 +22,15 @@ import type { RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';
 import { translator } from '../shared/i18n';
 
-export const CALLBACK_PATH = 'mcp-server/oauth/callback';
+export { CALLBACK_PATH };
 
 export function registerOAuthRoutes(RED: RED): void {
   const pending = new PendingSignIns();
   const t = translator(RED, 'mcp-server');
+  // The document URLs handed out, so the document names itself exactly as the sign-in did even
+  // behind a TLS-terminating proxy (the request then arrives as plain http). Bounded: one per
+  // address the editor was reached at.
+  const metadataUrls = new Set<string>();
 
   RED.httpAdmin.post('/mcp-server/oauth/start', RED.auth.needsPermission('mcp-server.write'), async (req, res) => {
     const body = req.body ?? {};
@@ -29,6 +38,8 @@ export function registerOAuthRoutes(RED: RED): void {
     try {
       if (!id) throw new Error('id (the mcp-server config node) is required');
       const redirectUrl = callbackUrl(body.redirectUrl);
+      const metadataUrl = clientMetadataUrlFor(redirectUrl);
+      if (metadataUrl && metadataUrls.size < 32) metadataUrls.add(metadataUrl);
       const settings = normalizeSettings({ ...(body.config ?? {}), id });
       if (settings.transport !== 'http' && settings.transport !== 'sse') throw new Error('OAuth sign-in needs the http or sse transport and a URL');
       const started = await startSignIn({ serverUrl: settings.url!, redirectUrl, ...oauthClientOf(RED, id, body) });
@@ -54,6 +65,18 @@ export function registerOAuthRoutes(RED: RED): void {
     } catch (err) {
       page(res, 400, t('mcp-server.oauth.page.failed', { error: errorMessage(err) }));
     }
+  });
+
+  RED.httpAdmin.get('/' + CLIENT_METADATA_PATH, (req, res) => {
+    const host = String(req.headers.host ?? '');
+    const path = String(req.originalUrl ?? req.url).split('?')[0];
+    const issued = [...metadataUrls].find((u) => {
+      const url = new URL(u);
+      return url.host === host && url.pathname === path;
+    });
+    // Only https ids are ever handed out (CIMD requires them), so the fallback after a restart is https too.
+    const clientId = issued ?? `https://${host}${path}`;
+    res.set('Cache-Control', 'public, max-age=300').json(clientMetadataDocument(clientId));
   });
 
   RED.httpAdmin.get('/mcp-server/oauth/:id/status', RED.auth.needsPermission('mcp-server.read'), (req, res) => {

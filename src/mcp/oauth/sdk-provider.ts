@@ -15,6 +15,8 @@ export interface SdkProviderSeed {
   /** A client registered by hand with the authorization server (wins over registration). */
   clientId?: string;
   clientSecret?: string;
+  /** This client's metadata document URL (./client-metadata.ts), when the server takes one as client id. */
+  clientMetadataUrl?: string;
   /** The single-use `state` of this sign-in (the callback route checks it). */
   state?: string;
   client?: StoredOAuthClientInformation;
@@ -37,6 +39,10 @@ export class SdkOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.seed.redirectUrl;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.seed.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {

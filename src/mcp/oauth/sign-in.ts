@@ -1,14 +1,17 @@
 // One interactive sign-in, started from the editor's Authorize button and finished by the browser's
 // redirect to our callback route. Discovery follows the MCP authorization spec through the SDK
 // (RFC 9728 protected resource metadata, then RFC 8414 / OpenID configuration). Then:
-// - a configured client id, or an authorization server that offers registration (RFC 7591):
-//   the SDK's auth() does registration, PKCE, the resource indicator and the code exchange;
+// - a configured client id, or an authorization server that offers registration (RFC 7591), or one
+//   that takes a Client ID Metadata Document with PKCE while the editor is on https
+//   (./client-metadata.ts): the SDK's auth() does registration or CIMD, PKCE, the resource
+//   indicator and the code exchange;
 // - neither (Home Assistant, before and since 2026.9): IndieAuth, with the client id = the base URL
 //   of the redirect URI (Node-RED's own URL), so the redirect is on the client id's origin and
 //   Home Assistant accepts it without fetching anything.
 import { randomBytes } from 'node:crypto';
 import { auth, discoverOAuthServerInfo, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { McpNodeError, errorMessage } from '../../errors';
+import { clientMetadataUrlFor } from './client-metadata';
 import { indieAuthAuthorizationUrl, indieAuthClientId, indieAuthExchangeCode } from './indieauth';
 import { metadataCompletingFetch } from './lenient-metadata';
 import { SdkOAuthProvider } from './sdk-provider';
@@ -45,12 +48,34 @@ export async function startSignIn(req: SignInRequest): Promise<PendingSignIn> {
   }
   const meta = discovery.authorizationServerMetadata;
   if (!meta) throw new McpNodeError(`${req.serverUrl}: the authorization server publishes no metadata`, 'no OAuth metadata', 'OAUTH_DISCOVERY');
-  const useIndieAuth = !req.clientId && !meta.registration_endpoint;
-  return useIndieAuth ? startIndieAuth(req, state, discovery) : startSdkSignIn(req, state, discovery);
+  // CIMD needs an https document URL and, like all of MCP's OAuth, PKCE. Home Assistant advertises
+  // CIMD but no PKCE, and accepts IndieAuth's origin-only client id, so it stays on IndieAuth.
+  const metadataUrl = clientMetadataUrlFor(req.redirectUrl);
+  const cimdWithPkce = meta.client_id_metadata_document_supported === true && (meta.code_challenge_methods_supported ?? []).includes('S256');
+  const clientMetadataUrl = !req.clientId && cimdWithPkce ? metadataUrl : undefined;
+  const useIndieAuth = !req.clientId && !meta.registration_endpoint && !clientMetadataUrl;
+  if (useIndieAuth && cimdWithPkce) {
+    // Such a server names clients by metadata documents and cannot take IndieAuth's origin-only id;
+    // the document needs an https address, which a plain-http editor does not have.
+    throw new McpNodeError(
+      `${req.serverUrl}: the authorization server identifies clients by a Client ID Metadata Document, which must be served over https: ` +
+        'open the editor through https (or enter a client id registered with the server) and click Authorize again',
+      'needs https editor',
+      'OAUTH_CIMD_HTTPS',
+    );
+  }
+  return useIndieAuth ? startIndieAuth(req, state, discovery) : startSdkSignIn(req, state, discovery, clientMetadataUrl);
 }
 
-async function startSdkSignIn(req: SignInRequest, state: string, discovery: OAuthDiscoveryState): Promise<PendingSignIn> {
-  const provider = new SdkOAuthProvider({ redirectUrl: req.redirectUrl, clientId: req.clientId, clientSecret: req.clientSecret, state, discovery });
+async function startSdkSignIn(req: SignInRequest, state: string, discovery: OAuthDiscoveryState, clientMetadataUrl?: string): Promise<PendingSignIn> {
+  const provider = new SdkOAuthProvider({
+    redirectUrl: req.redirectUrl,
+    clientId: req.clientId,
+    clientSecret: req.clientSecret,
+    clientMetadataUrl,
+    state,
+    discovery,
+  });
   const result = await auth(provider, { serverUrl: req.serverUrl });
   if (result !== 'REDIRECT' || !provider.authorizationUrl) {
     throw new McpNodeError(`${req.serverUrl}: the authorization server gave no sign-in page`, 'no sign-in page', 'OAUTH_START');
