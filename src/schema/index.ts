@@ -36,7 +36,10 @@ export function isToolFormat(x: unknown): x is ToolFormat {
 
 function descriptionOf(tool: Tool, notes: string[]): string {
   const own = typeof tool.description === 'string' ? tool.description.trim() : '';
-  const text = own || EMPTY_DESCRIPTION;
+  // A tool without a description may still have a title (MCP 2025-06-18+; Home Assistant 2026.10
+  // sets one on some tools): better words for the model than none.
+  const title = typeof (tool as { title?: unknown }).title === 'string' ? (tool as { title: string }).title.trim() : '';
+  const text = own || title || EMPTY_DESCRIPTION;
   if (notes.length === 0) return text;
   return [/[.!?)]$/.test(text) ? text : `${text}.`, ...notes].join(' ');
 }
