@@ -42,12 +42,18 @@ describe('admin routes: one registration for every dialog route', () => {
     registerAdminRoutes(red as never); // a second node module loading
     assert.deepEqual(routes.sort(), [
       'GET /esp32-listener/:id/devices esp32-listener.read',
+      // The codes of waiting devices are read, devices paired and unpaired only with the listener's permissions.
+      'GET /esp32-listener/:id/pairing esp32-listener.read',
       'GET /mcp-server/:id/prompts mcp-server.read',
       'GET /mcp-server/:id/resources mcp-server.read',
       'GET /mcp-server/:id/tools mcp-server.read',
       // A browser redirect carries no admin bearer: the single-use state of /start guards it.
       'GET /mcp-server/oauth/:id/status mcp-server.read',
       'GET /mcp-server/oauth/callback no permission',
+      // An authorization server fetches it; it holds only Node-RED's name and callback address.
+      'GET /mcp-server/oauth/client-metadata.json no permission',
+      'POST /esp32-listener/:id/pair esp32-listener.write',
+      'POST /esp32-listener/:id/unpair esp32-listener.write',
       'POST /gemini-agent/test gemini-agent.write',
       'POST /gemini-agent/tools gemini-agent.write',
       'POST /mcp-server/oauth/start mcp-server.write',

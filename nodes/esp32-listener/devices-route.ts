@@ -1,6 +1,9 @@
-// Admin HTTP route the esp32-listener dialog uses (namespaced and permissioned like core's nodes):
-//   GET /esp32-listener/:id/devices   the devices a deployed listener has connected right now
-// Tokens never leave the runtime: the answer holds device facts only.
+// Admin HTTP routes the esp32-listener dialog uses (namespaced and permissioned like core's nodes):
+//   GET  /esp32-listener/:id/devices   the devices a deployed listener has connected right now
+//   GET  /esp32-listener/:id/pairing   devices waiting with their codes, paired devices, the OTA address
+//   POST /esp32-listener/:id/pair      {code} → {device}; 404 for an unknown or expired code
+//   POST /esp32-listener/:id/unpair    {device} → {device}; its token stops working, its connection closes
+// Tokens never leave the runtime: the answers hold device facts only.
 import { isUserOnlyTool } from '../../src/esp32/device-session';
 import { getListenerNode, listenerStatus } from './listener-config';
 import { translator } from '../shared/i18n';
@@ -24,5 +27,31 @@ export function registerEsp32DeviceRoutes(RED: RED): void {
         userToolCount: s.tools.filter(isUserOnlyTool).length,
       })),
     });
+  });
+
+  const pairingOf = (id: unknown) => getListenerNode(RED, String(id))?.pairing;
+
+  RED.httpAdmin.get('/esp32-listener/:id/pairing', RED.auth.needsPermission('esp32-listener.read'), (req, res) => {
+    const pairing = pairingOf(req.params.id);
+    if (!pairing) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
+    res.json({ ota: pairing.ota, ...pairing.book.list() });
+  });
+
+  RED.httpAdmin.post('/esp32-listener/:id/pair', RED.auth.needsPermission('esp32-listener.write'), (req, res) => {
+    const pairing = pairingOf(req.params.id);
+    if (!pairing) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
+    const device = pairing.book.pair(String(req.body?.code ?? ''));
+    // The same answer for a wrong, expired or used code: nothing to learn from it.
+    if (!device) return res.status(404).json({ error: t('esp32-listener.errors.unknownCode') });
+    const { token: _token, ...facts } = device;
+    res.json({ device: facts });
+  });
+
+  RED.httpAdmin.post('/esp32-listener/:id/unpair', RED.auth.needsPermission('esp32-listener.write'), (req, res) => {
+    const pairing = pairingOf(req.params.id);
+    if (!pairing) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
+    const id = String(req.body?.device ?? '');
+    if (!pairing.book.unpair(id)) return res.status(404).json({ error: t('esp32-listener.errors.notPaired', { device: id }) });
+    res.json({ device: { id } });
   });
 }

@@ -2,13 +2,14 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { LISTENER_CREDENTIALS } from './credentials';
+import { preparePairing } from './pairing-editor';
 (function () {
   const ROWS = {
-    websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'vision', 'voice'],
+    websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'ota', 'vision', 'voice'],
     mqtt: ['broker', 'username', 'password', 'allow', 'topics', 'vision', 'voice'],
-    'mqtt-gateway': ['port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'topics', 'vision', 'voice'],
+    'mqtt-gateway': ['port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'ota', 'topics', 'vision', 'voice'],
   };
-  const ALL_ROWS = ['path', 'port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'broker', 'username', 'password', 'topics', 'vision', 'voice'];
+  const ALL_ROWS = ['path', 'port', 'bind', 'balancer', 'tokens', 'anonymous', 'allow', 'ota', 'broker', 'username', 'password', 'topics', 'vision', 'voice'];
   // Assist mode: the Home Assistant server (an http mcp-server), and its pipelines listed through
   // the deployed server (GET esp32-listener/assist/pipelines); a saved pipeline stays even unlisted.
   function prepareAssist(node) {
@@ -84,6 +85,9 @@ import { LISTENER_CREDENTIALS } from './credentials';
       proxyProtocol: { value: false },
       anonymous: { value: false },
       allow: { value: '' },
+      // Devices joining through their OTA check (pairing by a spoken code): on for new listeners.
+      answerOta: { value: true },
+      publicAddress: { value: '' },
       broker: {
         value: '',
         validate: function (v) {
@@ -155,6 +159,7 @@ import { LISTENER_CREDENTIALS } from './credentials';
       }
       $('#node-config-input-voice').on('change', showVoice);
       showVoice();
+      preparePairing(node.id, node._.bind(node));
       const devicesBox = $('#esp32-listener-devices');
       $.getJSON('esp32-listener/' + encodeURIComponent(node.id) + '/devices')
         .done(function (r) {

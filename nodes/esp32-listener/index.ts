@@ -17,6 +17,7 @@ import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';
 import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
+import { connectPairing, startPairing, type ListenerPairing } from './pairing';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 
 export = function (RED: RED) {
@@ -27,6 +28,7 @@ export = function (RED: RED) {
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;
     let voice: NodeVoiceHub | undefined;
+    let pairing: ListenerPairing | undefined;
     // Handed to the listener beside its settings: Node-RED's HTTP server, the log, the voice hub.
     const runtime: ListenerRuntime = { log: { debug: (m) => node.debug(m), warn: (m) => node.warn(m) } };
     const env = nodeEnvLookup(RED, node);
@@ -37,6 +39,11 @@ export = function (RED: RED) {
       const onNodeRedPort = parsed.transport === 'websocket' && parsed.port === undefined;
       settings = onNodeRedPort ? { ...parsed, path: joinPath(RED.settings.httpNodeRoot, parsed.path!) } : parsed;
       if (onNodeRedPort) runtime.httpServer = RED.server;
+      // Devices that join through their OTA check: answered here, paired in the dialog (pairing.ts).
+      pairing = startPairing(RED, def, name, settings, (m) => node.warn(m));
+      runtime.pairing = pairing.book;
+      // On a port of its own the listener answers the check there too (the Home Assistant add-on's way in).
+      if (settings.transport === 'websocket' && settings.port !== undefined) runtime.ota = pairing.service;
       voice = startNodeVoiceHub(RED, node, def, settings, env, () => devices);
       runtime.audio = voice?.hub;
     } catch (err) {
@@ -49,6 +56,8 @@ export = function (RED: RED) {
     if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous)
       node.log(t('esp32-listener.errors.tokenVariableUnset', { name: unsetTokens.join(', ') }));
     node.devices = devices;
+    node.pairing = pairing;
+    if (pairing && !(settings instanceof Error)) connectPairing(pairing.book, devices, settings.transport);
     node.voice = voice?.hub;
 
     const users = new Set<Node>();
@@ -79,6 +88,7 @@ export = function (RED: RED) {
     };
     node.on('close', (_removed: boolean, done: () => void) => {
       users.clear();
+      pairing?.close();
       const finish = () => (voice ? voice.close() : Promise.resolve()).then(done, done);
       devices.close().then(finish, finish);
     });
@@ -86,7 +96,7 @@ export = function (RED: RED) {
 
   RED.nodes.registerType('esp32-listener', Esp32ListenerNode, { credentials: LISTENER_CREDENTIALS });
   oncePerAdminApp(RED, 'esp32-listener', () => {
-    registerEsp32DeviceRoutes(RED); //     /esp32-listener/:id/devices
+    registerEsp32DeviceRoutes(RED); //     /esp32-listener/:id/devices, …/pairing, …/pair, …/unpair
     registerAssistPipelinesRoute(RED); //  /esp32-listener/assist/pipelines
   });
 };

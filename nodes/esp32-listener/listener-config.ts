@@ -4,12 +4,15 @@
 import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/shared-listener';
 import { translator } from '../shared/i18n';
 import type { DeviceConversations } from '../../src/voice/device-conversations';
+import type { ListenerPairing } from './pairing';
 import type { Node, NodeStatus, RED } from '../shared/red-types';
 
 export interface Esp32ListenerConfigNode extends Node {
   devices: SharedDeviceListener;
   /** The voice side (docs/voice.md) when `voice` is not "off": esp32-say speaks through it. */
   voice?: DeviceConversations;
+  /** Devices joining through their OTA check (pairing.ts); absent when the settings are unusable. */
+  pairing?: ListenerPairing;
   register(user: Node): Promise<void>;
   deregister(user: Node): Promise<void>;
 }

@@ -24,6 +24,12 @@ export interface GatePolicy {
   allow?: string[];
 }
 
+/** Tokens handed out at run time, each bound to one device (devices paired through the OTA check). */
+export interface PairedTokens {
+  boundTokens(): Array<{ deviceId: string; token: string }>;
+  readonly pairedCount: number;
+}
+
 export class DeviceGate {
   private readonly tokens: string[];
   /** The device each bound token belongs to, by token. */
@@ -31,7 +37,10 @@ export class DeviceGate {
   private readonly anonymous: boolean;
   private readonly allow: Set<string>;
 
-  constructor(policy: GatePolicy) {
+  constructor(
+    policy: GatePolicy,
+    private readonly paired?: PairedTokens,
+  ) {
     this.tokens = [];
     for (const entry of (policy.tokens ?? []).filter(Boolean)) {
       const bound = BOUND_TOKEN.exec(entry);
@@ -44,7 +53,7 @@ export class DeviceGate {
 
   /** No token configured and anonymous off: nothing can connect (the default of a new listener). */
   get refusesEveryDevice(): boolean {
-    return this.tokens.length === 0 && this.boundTokens.length === 0 && !this.anonymous;
+    return this.tokens.length === 0 && this.boundTokens.length === 0 && !this.paired?.pairedCount && !this.anonymous;
   }
 
   get openToAnyDevice(): boolean {
@@ -56,17 +65,18 @@ export class DeviceGate {
     const presented = given !== undefined && given.length > 0;
     // Every token, shared and bound, is compared (constant time, whichever matches).
     const shared = presented && tokenAccepted(given, this.tokens);
-    const onlyFor = presented ? this.boundTokens.filter((b) => tokenAccepted(given, [b.token])).map((b) => b.deviceId) : [];
+    const bound = this.paired ? [...this.boundTokens, ...this.paired.boundTokens()] : this.boundTokens;
+    const onlyFor = presented ? bound.filter((b) => tokenAccepted(given, [b.token])).map((b) => b.deviceId) : [];
     if (shared) return { ok: true, authenticated: true };
     if (onlyFor.length) return { ok: true, authenticated: true, onlyFor };
-    if (presented && this.tokens.length + this.boundTokens.length > 0)
+    if (presented && this.tokens.length + bound.length > 0)
       return { ok: false, refusal: 'bad-token', message: "the device sent a token that is not one of the listener's tokens" };
     if (this.anonymous) return { ok: true, authenticated: false };
     return {
       ok: false,
       refusal: 'no-token',
       message:
-        this.tokens.length + this.boundTokens.length
+        this.tokens.length + bound.length
           ? "the device sent no token (set the listener token as the device's OTA token)"
           : "the listener has no tokens and does not accept anonymous devices: add the device's token to the listener's Tokens",
     };

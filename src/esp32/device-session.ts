@@ -35,7 +35,18 @@ export interface DeviceInfo {
   serverInfo?: ServerInfo;
 }
 
-export type DeviceEventTopic = 'connected' | 'tools' | 'notification' | 'message' | 'disconnected' | 'utterance' | 'transcript' | 'tool_call' | 'assist_error';
+export type DeviceEventTopic =
+  | 'connected'
+  | 'tools'
+  | 'notification'
+  | 'message'
+  | 'disconnected'
+  | 'utterance'
+  | 'transcript'
+  | 'tool_call'
+  | 'assist_error'
+  // a device that is not paired asked through the OTA check and speaks its code (./pairing-book.ts)
+  | 'pairing';
 
 export interface DeviceEvent {
   topic: DeviceEventTopic;

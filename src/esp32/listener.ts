@@ -1,4 +1,6 @@
 // What every device listener (WebSocket, MQTT client, MQTT gateway) offers the rest of the engine.
+import type { PairedTokens } from './device-gate';
+import type { OtaAnswerer } from './ota-wire';
 import type { Server } from 'node:http';
 import type { DeviceRegistry } from './device-registry';
 import type { Esp32Transport, Logger } from './device-session';
@@ -65,6 +67,10 @@ export interface ListenerRuntime {
   /** The voice side (src/voice's VoiceHub) when `voice` is not "off"; absent: audio is skipped. */
   audio?: AudioChannels;
   log?: Logger;
+  /** Devices paired through the OTA check (./pairing-book.ts): their tokens are accepted, each for its device. */
+  pairing?: PairedTokens;
+  /** websocket on a port of its own: the OTA check is answered there too (./ota-http.ts). */
+  ota?: OtaAnswerer;
 }
 
 /** The device a listener opens an audio channel for. */

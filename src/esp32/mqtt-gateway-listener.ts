@@ -59,7 +59,7 @@ export class MqttGatewayListener implements Esp32Listener {
   ) {
     this.fromDevice = topicMatcher(settings.publishTopic || DEFAULT_PUBLISH_TOPIC);
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
-    this.gate = new DeviceGate(settings);
+    this.gate = new DeviceGate(settings, runtime.pairing);
     if (runtime.audio) this.audio = new MqttAudioRouter(runtime.audio, runtime.log, settings.udpHost);
   }
 

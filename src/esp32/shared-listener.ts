@@ -5,7 +5,7 @@
 // Emits `event` (every device event of the open listener) and `change` (its state or devices).
 import { EventEmitter } from 'node:events';
 import { errorMessage } from '../errors';
-import { DeviceGate } from './device-gate';
+import { DeviceGate, type PairedTokens } from './device-gate';
 import type { DeviceEvent, DeviceEventTopic, DeviceInfo } from './device-session';
 import type { Esp32Listener, Esp32ListenerSettings, ListenerRuntime } from './listener';
 import { MqttClientListener } from './mqtt-client-listener';
@@ -119,7 +119,7 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
     if (!listener) return { kind: 'idle' };
     const broker = listener.brokerState?.();
     if (broker && broker !== 'connected') return { kind: 'broker', state: broker };
-    return { kind: 'listening', devices: listener.registry.size, access: accessOf(this.settings) };
+    return { kind: 'listening', devices: listener.registry.size, access: accessOf(this.settings, this.runtime.pairing) };
   }
 
   private async open(): Promise<void> {
@@ -165,9 +165,9 @@ export class SharedDeviceListener extends EventEmitter implements DeviceSource {
   }
 }
 
-function accessOf(settings: Esp32ListenerSettings): ListenerAccess {
+function accessOf(settings: Esp32ListenerSettings, pairing?: PairedTokens): ListenerAccess {
   if (settings.transport === 'mqtt') return 'broker';
-  const gate = new DeviceGate(settings);
+  const gate = new DeviceGate(settings, pairing);
   if (gate.openToAnyDevice) return 'anonymous';
   return gate.refusesEveryDevice ? 'nobody' : 'token';
 }

@@ -7,6 +7,7 @@
 // maxPayload). Binary frames are audio: with voice on, the device hello opens an audio channel
 // (the runtime's `audio`) on the same connection and frames go to it; with voice "off" they are skipped.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { handleOtaHttp } from './ota-http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { DeviceGate } from './device-gate';
@@ -55,7 +56,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
     private readonly runtime: ListenerRuntime = {},
   ) {
     this.path = normalizePath(settings.path || DEFAULT_PATH);
-    this.gate = new DeviceGate(settings);
+    this.gate = new DeviceGate(settings, runtime.pairing);
   }
 
   get port(): number | undefined {
@@ -172,7 +173,11 @@ export class WebSocketDeviceListener implements Esp32Listener {
   }
 
   private async listenOnOwnPort(port: number): Promise<void> {
-    const server = createServer((_req, res) => res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket only (xiaozhi devices)'));
+    // Plain HTTP on the listener's own port: the OTA check when this listener answers it, else 426.
+    const server = createServer((req, res) => {
+      if (this.runtime.ota && handleOtaHttp(this.runtime.ota, req, res)) return;
+      res.writeHead(426, { 'Content-Type': 'text/plain' }).end('WebSocket only (xiaozhi devices)');
+    });
     server.on('upgrade', this.onUpgrade);
     this.ownServer = server;
     await new Promise<void>((resolve, rejectStart) => {

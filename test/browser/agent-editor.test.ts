@@ -15,7 +15,7 @@ import { launchEditorOn, removeScreenshotFolder, repoRoot, screenshotFolder, ski
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('agent-editor');
@@ -99,12 +99,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       },
       { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
     ];
-    const res = await fetch(`${nodeRed!.url}flows`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Node-RED-API-Version': 'v2' },
-      body: JSON.stringify({ flows }),
-    });
-    assert.equal(res.status, 200, `deploy failed: ${await res.text()}`);
+    await deployFlows(nodeRed!, flows);
   }
 
   async function openEditor(nodeId: string): Promise<void> {

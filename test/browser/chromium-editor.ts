@@ -100,3 +100,19 @@ export async function launchEditorOn(nodeRed: { url: string; log(): string }, ta
 export function removeScreenshotFolder(dir: string): void {
   if (!updatingScreenshots) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * The hooks every editor spec needs: a screenshot of a failed step, then the browser, Node-RED and
+ * the spec's own peers (`cleanup`) closed after the suite.
+ */
+export function editorSuiteHooks(get: () => { editor?: EditorBrowser; nodeRed?: { stop(): Promise<void> } }, cleanup: () => unknown = () => undefined): void {
+  afterEach(async function () {
+    await get().editor?.screenshotIfFailed(this.currentTest);
+  });
+  after(async () => {
+    const { editor, nodeRed } = get();
+    await editor?.close();
+    await nodeRed?.stop();
+    await cleanup();
+  });
+}

@@ -143,3 +143,13 @@ function assertBuildCurrent(packageDir: string): void {
     if (stale) throw new Error(`dist/nodes/${type}/index.html is older than nodes/${type}/: run \`npm run build\` first (npm test does)`);
   }
 }
+
+/** A full deploy through the admin API (flows with their credentials), as the editor's Deploy does; throws on refusal. */
+export async function deployFlows(nodeRed: { url: string }, flows: unknown[]): Promise<void> {
+  const res = await fetch(`${nodeRed.url}flows`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Node-RED-API-Version': 'v2' },
+    body: JSON.stringify({ flows }),
+  });
+  if (res.status !== 200) throw new Error(`deploy failed: HTTP ${res.status} ${await res.text()}`);
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -31,12 +31,7 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
       { id: 'resource1', type: 'mcp-resource', z: 'tab1', x: 200, y: 160, server: 'ha', operation: 'read', uri: '', wires: [[]] },
       { id: 'agent1', type: 'gemini-agent', z: 'tab1', x: 200, y: 240, model: 'gemini-3.5-flash', servers: [{ server: 'ha' }], wires: [[], [], []] },
     ];
-    const res = await fetch(`${nodeRed.url}flows`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Node-RED-API-Version': 'v2' },
-      body: JSON.stringify({ flows }),
-    });
-    assert.equal(res.status, 200, `deploy failed: ${await res.text()}`);
+    await deployFlows(nodeRed, flows);
     editor = await launchEditorOn(nodeRed, 'prompt-editor', ['agent1']);
     page = editor.page;
   });

@@ -4,9 +4,9 @@
 // 2026.10's titles beside the names, and "every tool not marked read-only" is saved for the runtime.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -55,23 +55,16 @@ describe('tool names across Home Assistant generations in the editor (Chromium, 
       call('callMerged', 'merged', 'HassTurnOn', 240),
       { id: 'agent1', type: 'gemini-agent', z: 'tab1', x: 420, y: 80, model: 'gemini-3.5-flash', servers: [{ server: 'today' }], wires: [[], [], []] },
     ];
-    const res = await fetch(`${nodeRed.url}flows`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Node-RED-Deployment-Type': 'full', 'Node-RED-API-Version': 'v2' },
-      body: JSON.stringify({ flows }),
-    });
-    assert.equal(res.status, 200, `deploy failed: ${await res.text()}`);
+    await deployFlows(nodeRed, flows);
     editor = await launchEditorOn(nodeRed, 'tool-names-editor', ['agent1']);
     page = editor.page;
   });
-  afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest);
-  });
-  after(async () => {
-    await editor?.close();
-    await nodeRed?.stop();
-    for (const ha of has) await ha.close();
-  });
+  editorSuiteHooks(
+    () => ({ editor, nodeRed }),
+    async () => {
+      for (const ha of has) await ha.close();
+    },
+  );
 
   async function openEditor(nodeId: string): Promise<void> {
     await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();

@@ -67,17 +67,20 @@ export interface StartOptions {
   initialFlow?: string;
   /** Several example files, as `npm start` installs them. */
   initialFlows?: string[];
+  /** Start on this user directory and keep it when stopping (a restart of the same Node-RED). */
+  userDir?: string;
 }
 
 export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedProcess> {
-  const userDir = mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
+  const userDir = options.userDir ?? mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
   home.prepareUserDir(userDir, { initialFlow: options.initialFlow, initialFlows: options.initialFlows });
   const port = await freePort();
   const env = { ...process.env, ...home.exampleEnv(), ...options.env, PORT: String(port), NODE_RED_HOST: '127.0.0.1' };
   // detached: Node-RED leads its own process group, so stop() also reaches stdio MCP servers
   // that a broken node might leave behind.
   const child = spawn(process.execPath, home.nodeRedArgs(userDir), { cwd: home.ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  return attachNodeRed(child, { port, userDir, onStop: () => rmSync(userDir, { recursive: true, force: true }) });
+  const onStop = options.userDir ? undefined : () => rmSync(userDir, { recursive: true, force: true });
+  return attachNodeRed(child, { port, userDir, onStop });
 }
 
 /**

@@ -7,3 +7,4 @@ export { DeviceVoice, type SayOptions } from './device-voice';
 export { DeviceSpeaker, type SpeakerReport } from './speaker';
 export { DeviceMicrophone, speechSamples } from './microphone';
 export { DeviceUdpChannel, frameForServer, payloadFromServer, udpHelloProblem } from './audio-wire';
+export { OtaDevice, NvsKeyTooLong, rawRequest, type Nvs, type JoinResult, type HttpAnswer } from './ota-device';

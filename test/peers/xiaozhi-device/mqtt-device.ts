@@ -20,6 +20,9 @@ export interface MqttDeviceOptions {
   password?: string;
   /** The device's own IP (a loopback alias such as 127.0.0.5): its MQTT connection and UDP audio come from it. */
   localAddress?: string;
+  /** As the OTA check's `mqtt` section gave them: the firmware sends exactly these. */
+  clientId?: string;
+  username?: string;
 }
 
 export class XiaozhiMqttDevice {
@@ -39,12 +42,12 @@ export class XiaozhiMqttDevice {
   static async connect(opts: MqttDeviceOptions): Promise<XiaozhiMqttDevice> {
     const mac_ = opts.deviceId.replace(/:/g, '_');
     const options: mqtt.IClientOptions = {
-      clientId: `GID_test@@@${mac_}@@@${randomUUID()}`,
+      clientId: opts.clientId ?? `GID_test@@@${mac_}@@@${randomUUID()}`,
       protocolVersion: 4,
       keepalive: 240,
       clean: true,
       reconnectPeriod: 0,
-      username: Buffer.from(JSON.stringify({ ip: opts.localAddress ?? '127.0.0.1' })).toString('base64'),
+      username: opts.username ?? Buffer.from(JSON.stringify({ ip: opts.localAddress ?? '127.0.0.1' })).toString('base64'),
       password: opts.password,
     };
     const broker = new URL(opts.brokerUrl);

@@ -1,0 +1,79 @@
+// The listener dialog's pairing part: devices waiting after their OTA check (MAC, board, firmware,
+// when first seen, the code they speak), a field to type the spoken code into (POST
+// esp32-listener/<id>/pair), and the paired devices with when they were last seen and Unpair
+// (POST esp32-listener/<id>/unpair). Read from the deployed listener; an undeployed one says so.
+import { getJson, postJson } from '../shared/editor/requests';
+
+interface Listed {
+  ota: { path: string; answering: boolean; takenBy?: string; off?: boolean };
+  waiting: Array<{ id: string; board?: string; version?: string; firstSeen: number; code: string }>;
+  paired: Array<{ id: string; board?: string; version?: string; pairedAt: number; lastSeen?: number }>;
+}
+
+type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+const when = (ms: number | undefined) => (ms ? new Date(ms).toLocaleString() : '');
+
+export function preparePairing(nodeId: string, _: Translate): void {
+  const box = $('#esp32-listener-pairing');
+  const result = $('#esp32-listener-pair-result');
+  const url = (what: string) => 'esp32-listener/' + encodeURIComponent(nodeId) + '/' + what;
+
+  function render(r: Listed): void {
+    box.empty();
+    const ota = r.ota.off
+      ? _('esp32-listener.pairing.otaOff')
+      : r.ota.answering
+        ? _('esp32-listener.pairing.ota', { url: location.protocol + '//' + location.host + r.ota.path })
+        : _('esp32-listener.pairing.otaTaken', { path: r.ota.path, other: r.ota.takenBy });
+    $('<div class="esp32-listener-ota">').text(ota).appendTo(box);
+    $('<div style="margin-top:4px;font-weight:bold">')
+      .text(_('esp32-listener.pairing.waiting', { count: r.waiting.length }))
+      .appendTo(box);
+    r.waiting.forEach((w) => {
+      $('<div class="esp32-listener-waiting">')
+        .attr('data-device', w.id)
+        .text(
+          `${w.id} · ${w.board ?? '?'} ${w.version ?? ''} · ${_('esp32-listener.pairing.since', { when: when(w.firstSeen) })} · ${_('esp32-listener.pairing.code', { code: w.code })}`,
+        )
+        .appendTo(box);
+    });
+    $('<div style="margin-top:4px;font-weight:bold">')
+      .text(_('esp32-listener.pairing.paired', { count: r.paired.length }))
+      .appendTo(box);
+    r.paired.forEach((p) => {
+      const row = $('<div class="esp32-listener-paired">').attr('data-device', p.id);
+      row.text(
+        `${p.id} · ${p.board ?? '?'} ${p.version ?? ''} · ${p.lastSeen ? _('esp32-listener.pairing.lastSeen', { when: when(p.lastSeen) }) : _('esp32-listener.pairing.notSeen')} `,
+      );
+      $('<button type="button" class="red-ui-button red-ui-button-small esp32-listener-unpair">')
+        .text(_('esp32-listener.pairing.unpair'))
+        .on('click', () =>
+          postJson(url('unpair'), { device: p.id }, (err) => {
+            result.text(err ? err : _('esp32-listener.pairing.unpaired', { device: p.id }));
+            load();
+          }),
+        )
+        .appendTo(row);
+      row.appendTo(box);
+    });
+  }
+
+  function load(): void {
+    getJson<Listed>(url('pairing'), undefined, (err, r) => {
+      if (err || !r) box.text(_('esp32-listener.devices.notDeployed'));
+      else render(r);
+    });
+  }
+
+  $('#esp32-listener-pair').on('click', (e) => {
+    e.preventDefault();
+    const code = String($('#esp32-listener-pair-code').val() || '').trim();
+    postJson<{ device: { id: string } }>(url('pair'), { code }, (err, r) => {
+      result.text(err ? err : _('esp32-listener.pairing.pairedOne', { device: r!.device.id }));
+      if (!err) $('#esp32-listener-pair-code').val('');
+      load();
+    });
+  });
+  load();
+}

@@ -1,0 +1,75 @@
+// An esp32-listener's devices that join through their OTA check (docs/esp32.md "Join a stock
+// device"): the pairing book kept in Node-RED's user directory (encrypted like its credentials), the
+// OTA address claimed for this listener, `pairing` messages to esp32-mcp-in, and an unpaired
+// device's open connection closed at once. Settings: `answerOta` (default on) and `publicAddress`.
+import { PairingBook, type PairingData, type PairingStore } from '../../src/esp32/pairing-book';
+import { OtaService } from '../../src/esp32/ota-service';
+import type { Esp32ListenerSettings } from '../../src/esp32/listener';
+import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import { encryptedJsonFile } from '../shared/encrypted-file';
+import type { NodeDef, RED } from '../shared/red-types';
+import { claimOtaAddress, otaPath } from './ota-route';
+
+const FILE_NAME = 'mcp-gemini-paired-devices.json';
+
+export interface ListenerPairing {
+  book: PairingBook;
+  /** Answers the check; also on the listener's own WebSocket port when it has one. */
+  service?: OtaService;
+  /** The OTA address, and whether this listener answers it (or which listener does). */
+  ota: { path: string; answering: boolean; takenBy?: string; off?: boolean };
+  close(): void;
+}
+
+export function pairingStore(RED: RED, nodeId: string): PairingStore | undefined {
+  const file = encryptedJsonFile(RED, FILE_NAME, 'mcp-gemini-paired-devices');
+  if (!file) return undefined;
+  return {
+    load: () => file.read()[nodeId] as PairingData | undefined,
+    save(data) {
+      const all = file.read();
+      all[nodeId] = data;
+      file.write(all);
+    },
+  };
+}
+
+export function answersOta(def: NodeDef): boolean {
+  return def.answerOta !== false && def.answerOta !== 'false';
+}
+
+export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp32ListenerSettings, warn: (m: string) => void): ListenerPairing {
+  const book = new PairingBook(pairingStore(RED, def.id));
+  const path = otaPath(RED);
+  // A broker listener (transport mqtt) has no section to hand out: the devices' broker is the user's own.
+  if (!answersOta(def) || settings.transport === 'mqtt') return { book, ota: { path, answering: false, off: true }, close: () => undefined };
+  const service = new OtaService({
+    transport: settings.transport,
+    path: settings.path,
+    port: settings.port,
+    publishTopic: settings.publishTopic,
+    deviceTopic: settings.deviceTopic,
+    publicAddress: typeof def.publicAddress === 'string' && def.publicAddress.trim() ? def.publicAddress.trim() : undefined,
+    name: `Node-RED ${name}`,
+    pairing: book,
+  });
+  const claim = claimOtaAddress(RED, def.id, service);
+  if ('takenBy' in claim) {
+    warn(`the OTA address ${path} is answered by esp32-listener ${claim.takenBy}; only one listener can answer it, so devices checking there join that one`);
+    return { book, service, ota: { path, answering: false, takenBy: claim.takenBy }, close: () => undefined };
+  }
+  return { book, service, ota: { path, answering: true }, close: () => claim.release() };
+}
+
+/** Wires the book to the listener: `pairing` events to esp32-mcp-in, and an unpaired device cut off. */
+export function connectPairing(book: PairingBook, devices: SharedDeviceListener, transport: Esp32ListenerSettings['transport']): void {
+  book.on('waiting', (w: { id: string; code: string; board?: string; version?: string }) => {
+    devices.emit('event', {
+      topic: 'pairing',
+      device: { id: w.id, sessionId: '', transport },
+      payload: { code: w.code, device: { id: w.id, board: w.board, version: w.version } },
+    });
+  });
+  book.on('unpaired', (id: string) => devices.listener?.registry.get(id)?.close());
+  book.on('change', () => devices.emit('change'));
+}
