@@ -3,6 +3,7 @@
 import { registerDialog } from '../shared/editor/register';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { preparePairing } from './pairing-editor';
+import { isFirmwareVersion } from '../../src/esp32/firmware-version';
 (function () {
   const ROWS = {
     websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'ota', 'vision', 'voice'],
@@ -88,6 +89,15 @@ import { preparePairing } from './pairing-editor';
       // Devices joining through their OTA check (pairing by a spoken code): on for new listeners.
       answerOta: { value: true },
       publicAddress: { value: '' },
+      // Offer firmware: one .bin for one board; the version must be numbers and dots (the firmware compares them with stoi).
+      firmwareFile: { value: '' },
+      firmwareBoard: { value: '' },
+      firmwareVersion: {
+        value: '',
+        validate: function (v) {
+          return v === undefined || v === '' || isFirmwareVersion(String(v).trim());
+        },
+      },
       broker: {
         value: '',
         validate: function (v) {

@@ -67,9 +67,11 @@ export = function (RED: RED) {
       const now = devices.status();
       const problem = voice?.assist?.problem();
       const closed = now.kind === 'listening' && now.access === 'nobody';
-      return problem && !closed
-        ? { fill: 'red' as const, shape: 'ring' as const, text: t('esp32-listener.status.assistProblem', { reason: problem }) }
-        : listenerStatus(RED, now, unsetTokens);
+      if (problem && !closed) return { fill: 'red' as const, shape: 'ring' as const, text: t('esp32-listener.status.assistProblem', { reason: problem }) };
+      // Another listener answers the OTA address: devices checking there would join that one.
+      if (pairing?.ota.takenBy && now.kind === 'listening' && !closed)
+        return { fill: 'yellow' as const, shape: 'ring' as const, text: t('esp32-listener.status.otaTaken') };
+      return listenerStatus(RED, now, unsetTokens);
     };
     const showStatus = () => {
       const status = statusNow();

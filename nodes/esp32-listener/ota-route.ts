@@ -2,7 +2,7 @@
 // httpNodeRoot), on Node-RED's own HTTP app (src/esp32/ota-http.ts answers it). One listener answers
 // it; a second one that asks is refused and says so. Routes are added to Node-RED's HTTP app once and
 // look up the listener that answers now, so a redeploy moves the address without leaving a route behind.
-import { OTA_PATH, handleOtaHttp } from '../../src/esp32/ota-http';
+import { FIRMWARE_PATH, OTA_PATH, handleOtaHttp } from '../../src/esp32/ota-http';
 import type { OtaService } from '../../src/esp32/ota-service';
 import type { RED } from '../shared/red-types';
 
@@ -28,10 +28,10 @@ export function claimOtaAddress(RED: RED, nodeId: string, service: OtaService): 
   };
 }
 
-/** The address devices are given, as seen from Node-RED's own settings (for the dialog and the log). */
-export function otaPath(RED: RED): string {
+/** `path` under Node-RED's httpNodeRoot: the OTA address devices are given, and its firmware file. */
+export function underNodeRoot(RED: RED, path: string = OTA_PATH): string {
   const root = typeof RED.settings.httpNodeRoot === 'string' && RED.settings.httpNodeRoot ? RED.settings.httpNodeRoot : '/';
-  return (root.endsWith('/') ? root.slice(0, -1) : root) + OTA_PATH;
+  return (root.endsWith('/') ? root.slice(0, -1) : root) + path;
 }
 
 function addRoutesOnce(RED: RED): void {
@@ -44,4 +44,5 @@ function addRoutesOnce(RED: RED): void {
   RED.httpNode.get(OTA_PATH, serve);
   RED.httpNode.post(OTA_PATH, serve);
   RED.httpNode.post(OTA_PATH + 'activate', serve);
+  RED.httpNode.get(FIRMWARE_PATH, serve);
 }

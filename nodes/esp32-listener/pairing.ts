@@ -8,7 +8,10 @@ import type { Esp32ListenerSettings } from '../../src/esp32/listener';
 import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import { encryptedJsonFile } from '../shared/encrypted-file';
 import type { NodeDef, RED } from '../shared/red-types';
-import { claimOtaAddress, otaPath } from './ota-route';
+import { claimOtaAddress, underNodeRoot } from './ota-route';
+import { FIRMWARE_PATH } from '../../src/esp32/ota-http';
+import { isFirmwareVersion } from '../../src/esp32/ota-service';
+import { isAbsolute, resolve } from 'node:path';
 
 const FILE_NAME = 'mcp-gemini-paired-devices.json';
 
@@ -40,10 +43,13 @@ export function answersOta(def: NodeDef): boolean {
 
 export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp32ListenerSettings, warn: (m: string) => void): ListenerPairing {
   const book = new PairingBook(pairingStore(RED, def.id));
-  const path = otaPath(RED);
+  const path = underNodeRoot(RED);
   // A broker listener (transport mqtt) has no section to hand out: the devices' broker is the user's own.
   if (!answersOta(def) || settings.transport === 'mqtt') return { book, ota: { path, answering: false, off: true }, close: () => undefined };
+  const firmware = firmwareOffer(RED, def, warn);
   const service = new OtaService({
+    firmware,
+    firmwarePath: underNodeRoot(RED, FIRMWARE_PATH),
     transport: settings.transport,
     path: settings.path,
     port: settings.port,
@@ -72,4 +78,20 @@ export function connectPairing(book: PairingBook, devices: SharedDeviceListener,
   });
   book.on('unpaired', (id: string) => devices.listener?.registry.get(id)?.close());
   book.on('change', () => devices.emit('change'));
+}
+
+/**
+ * Offer firmware: `firmwareFile` (a path; relative to Node-RED's user directory), its version and the
+ * board name it is for. A version the firmware cannot compare would crash devices: it is refused.
+ */
+function firmwareOffer(RED: RED, def: NodeDef, warn: (m: string) => void): { board: string; version: string; file: string } | undefined {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const [file, version, board] = [text(def.firmwareFile), text(def.firmwareVersion), text(def.firmwareBoard)];
+  if (!file) return undefined;
+  if (!version || !board || !isFirmwareVersion(version)) {
+    warn('Offer firmware: set the board name and a version of numbers and dots only (e.g. 2.5.0); a device aborts on any other; nothing is offered');
+    return undefined;
+  }
+  const userDir = typeof RED.settings.userDir === 'string' ? RED.settings.userDir : process.cwd();
+  return { board, version, file: isAbsolute(file) ? file : resolve(userDir, file) };
 }

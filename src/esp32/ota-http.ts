@@ -1,18 +1,25 @@
 // The OTA address over plain node:http, shared by Node-RED's HTTP app (nodes/esp32-listener/
 // ota-route.ts) and a WebSocket listener's own port (./ws-listener.ts, the way in from the Home
 // Assistant add-on, whose Node-RED port sits behind an authenticating proxy): POST `/xiaozhi/ota/`
-// the check, POST `/xiaozhi/ota/activate` the activation poll, GET a line saying what it is.
+// the check, POST `/xiaozhi/ota/activate` the activation poll, GET a line saying what it is, and GET
+// `/xiaozhi/ota/firmware.bin` the one firmware image a listener offers (nothing else can be had).
 // Bodies are read up to 64 KB; answers carry a Content-Length (the firmware reads no chunked body).
+import { createReadStream, stat } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OtaAnswer, OtaAnswerer } from './ota-wire';
 
 export const OTA_PATH = '/xiaozhi/ota/';
+export const FIRMWARE_PATH = OTA_PATH + 'firmware.bin';
 const MAX_BODY_BYTES = 64 * 1024;
 
 /** Handles the request when it is for the OTA address (true), else leaves it alone (false). */
 export function handleOtaHttp(service: OtaAnswerer | undefined, req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? '/').split('?')[0];
-  const activate = path === OTA_PATH + 'activate' || path === OTA_PATH.slice(0, -1) + '/activate';
+  const activate = path === OTA_PATH + 'activate';
+  if (path === FIRMWARE_PATH) {
+    serveFirmware(service?.firmwareFile?.(), req, res);
+    return true;
+  }
   if (path !== OTA_PATH && !activate) return false;
   if (!service) {
     send(res, { status: 404, body: 'No esp32-listener answers the OTA check here (turn on "Answer devices\' OTA check")' });
@@ -34,6 +41,23 @@ export function handleOtaHttp(service: OtaAnswerer | undefined, req: IncomingMes
     () => send(res, { status: 413, body: 'request body too large' }),
   );
   return true;
+}
+
+/**
+ * The image with a Content-Length (the firmware's download fails on a chunked answer: it reads the
+ * length to size the partition write), streamed from disk.
+ */
+function serveFirmware(file: string | undefined, req: IncomingMessage, res: ServerResponse): void {
+  if (!file) return send(res, { status: 404, body: 'no firmware offered here' });
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, { status: 405, headers: { Allow: 'GET' }, body: 'GET the firmware here' });
+  stat(file, (err, info) => {
+    if (err || !info.isFile()) return send(res, { status: 404, body: 'the offered firmware file is missing' });
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': info.size });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  });
 }
 
 function send(res: ServerResponse, answer: OtaAnswer): void {

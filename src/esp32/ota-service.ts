@@ -12,6 +12,9 @@ import type { Esp32Transport } from './device-session';
 import { DEFAULT_DEVICE_TOPIC, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, DEFAULT_PUBLISH_TOPIC } from './listener';
 import type { PairingBook } from './pairing-book';
 import type { OtaAnswer, OtaAnswerer, OtaRequest } from './ota-wire';
+import { isNewerVersion } from './firmware-version';
+
+export { isFirmwareVersion, isNewerVersion } from './firmware-version';
 
 export type { OtaAnswer, OtaAnswerer, OtaRequest } from './ota-wire';
 
@@ -32,6 +35,10 @@ export interface OtaServiceOptions {
   /** Said with the code on the device's screen (the firmware shows it verbatim, a newline included). */
   name: string;
   pairing: PairingBook;
+  /** A firmware image offered to devices of one board with an older version (served at `firmwarePath`). */
+  firmware?: { board: string; version: string; file: string };
+  /** Where the image is served, under the same origin as the OTA address. */
+  firmwarePath?: string;
   now?: () => number;
 }
 
@@ -62,7 +69,7 @@ export class OtaService implements OtaAnswerer {
     const paired = this.o.pairing.pairedDevice(device.id);
     const answer: Record<string, unknown> = {
       server_time: { timestamp: now, timezone_offset: -new Date(now).getTimezoneOffset() },
-      firmware: { version: device.version ?? '', url: '' },
+      firmware: this.firmwareFor(request, device),
     };
     if (paired) {
       this.o.pairing.seen(device.id);
@@ -82,6 +89,19 @@ export class OtaService implements OtaAnswerer {
     const device = deviceOf(request);
     if (device && this.o.pairing.pairedDevice(device.id)) return { status: 200, body: 'success' };
     return { status: 202, body: '' };
+  }
+
+  firmwareFile(): string | undefined {
+    return this.o.firmware?.file;
+  }
+
+  /** The offered image for a device of its board on an older version; else its own version (nothing to install). */
+  private firmwareFor(request: OtaRequest, device: CheckedDevice): { version: string; url: string } {
+    const offer = this.o.firmware;
+    if (offer && this.o.firmwarePath && device.board === offer.board && device.version && isNewerVersion(offer.version, device.version)) {
+      return { version: offer.version, url: `${request.secure ? 'https' : 'http'}://${hostOf(request)}${this.o.firmwarePath}` };
+    }
+    return { version: device.version ?? '', url: '' };
   }
 
   private transportSection(request: OtaRequest, device: CheckedDevice, token: string): Record<string, unknown> {

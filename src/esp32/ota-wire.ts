@@ -27,4 +27,6 @@ export interface OtaAnswerer {
   check(request: OtaRequest): OtaAnswer;
   /** POST …/activate: the activation poll. */
   activate(request: OtaRequest): OtaAnswer;
+  /** The firmware image offered, as a file path; the only file the address serves. */
+  firmwareFile?(): string | undefined;
 }

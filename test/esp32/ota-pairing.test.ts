@@ -6,7 +6,8 @@
 // comes back with its stored token; unpaired, it is cut off and refused. A second device whose code
 // nobody enters never gets a token, and no token or code shows up in the log or the flow file.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../peers/free-port';
@@ -218,5 +219,72 @@ for (const variant of ['websocket', 'websocket-own-port', 'mqtt-gateway'] as con
         for (const line of nr.log) assert.ok(!line.includes(secret), line);
       }
     });
+  });
+}
+
+describe('esp32-listener offers one firmware image, served with a Content-Length and nothing else', function () {
+  this.timeout(60_000);
+  let nr: NodeRedProcess;
+  let userDir: string;
+  const image = Buffer.alloc(300 * 1024 + 7, 0xe9); // an app image starts with 0xE9
+
+  before(async () => {
+    userDir = mkdtempSync(join(tmpdir(), 'ota-firmware-'));
+    writeFileSync(join(userDir, 'xiaozhi-2.5.0.bin'), image);
+    nr = await startNodeRed({ userDir });
+    const listener = { transport: 'websocket', path: '/xiaozhi/v1/', firmwareFile: 'xiaozhi-2.5.0.bin', firmwareBoard: 'otto-robot', firmwareVersion: '2.5.0' };
+    await nr.deploy(flow(listener));
+  });
+  after(async () => {
+    await nr?.stop();
+    rmSync(userDir, { recursive: true, force: true });
+  });
+
+  it('a device of that board on an older version is offered it, and downloads it as the firmware does (bare GET, Content-Length)', async () => {
+    const device = new OtaDevice({ mac: MAC });
+    let offered: any;
+    for (const started = Date.now(); !offered; await new Promise((r) => setTimeout(r, 50))) {
+      const { json } = await device.check(`${nr.url}/xiaozhi/ota/`);
+      offered = json?.firmware?.url ? json.firmware : undefined;
+      if (Date.now() - started > 15_000) throw new Error('no firmware offered');
+    }
+    assert.equal(offered.version, '2.5.0');
+    const url = new URL(offered.url);
+    assert.equal(url.pathname, '/xiaozhi/ota/firmware.bin');
+    // Ota::Upgrade: a bare GET with Host and Connection: close only.
+    const answer = await rawBinaryGet(url);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['content-length'], String(image.length));
+    assert.equal(answer.headers['transfer-encoding'], undefined, 'not chunked');
+    assert.ok(answer.body.equals(image), 'the bytes of the file');
+    const elsewhere = await rawBinaryGet(new URL('/xiaozhi/ota/../settings.js', url));
+    assert.notEqual(elsewhere.status, 200);
+    const traversal = await rawBinaryGet(new URL(`${url.origin}/xiaozhi/ota/firmware.bin/../../flows.json`));
+    assert.ok(!traversal.body.toString('utf8').includes('esp32-listener'), 'nothing but the image is served');
+  });
+
+  it('a device already on that version is offered nothing', async () => {
+    const device = new OtaDevice({ mac: MAC, version: '2.5.0' });
+    const { json } = await device.check(`${nr.url}/xiaozhi/ota/`);
+    assert.deepEqual(json?.firmware, { version: '2.5.0', url: '' });
+  });
+});
+
+/** GET as the firmware's HTTP client sends it: Host and Connection: close, nothing else. */
+function rawBinaryGet(url: URL): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port || 80) });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const split = all.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = all.subarray(0, split).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: all.subarray(split + 4) });
+    });
+    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
   });
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OtaService, keysTooLong, type OtaRequest } from '../../src/esp32/ota-service';
+import { OtaService, isFirmwareVersion, isNewerVersion, keysTooLong, type OtaRequest } from '../../src/esp32/ota-service';
 import { CODE_TTL_MS, CODES_PER_SOURCE_PER_MINUTE, PairingBook, type PairingData } from '../../src/esp32/pairing-book';
 
 const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'peers', 'xiaozhi-device', 'fixtures', 'ota-check.json'), 'utf8'));
@@ -120,5 +120,25 @@ describe('OTA answer and pairing book', () => {
     assert.deepEqual(body.firmware, { version: '2.4.2', url: '' });
     assert.equal(service.check(request({}, { 'device-id': 'not-a-mac' })).status, 400);
     assert.match(service.describe().body as string, /Custom OTA URL/);
+  });
+
+  it('firmware: versions compared as the firmware does; offered only to its board on an older version', () => {
+    assert.ok(isNewerVersion('2.5.0', '2.4.2'));
+    assert.ok(isNewerVersion('2.4.2.1', '2.4.2'), 'a longer version wins a tie');
+    assert.ok(!isNewerVersion('2.4.2', '2.4.2'));
+    assert.ok(!isNewerVersion('2.4.10', '2.5'));
+    assert.ok(isNewerVersion('2.10', '2.9'), 'numbers, not text');
+    assert.ok(!isFirmwareVersion('v2.5.0') && !isFirmwareVersion('2.5-beta') && isFirmwareVersion('2.5.0'));
+    const firmware = { board: 'otto-robot', version: '2.5.0', file: '/tmp/xiaozhi.bin' };
+    const { service, book } = setup({ firmware, firmwarePath: '/xiaozhi/ota/firmware.bin' });
+    book.pair((service.check(request()).body as any).activation.code);
+    assert.deepEqual((service.check(request()).body as any).firmware, { version: '2.5.0', url: 'http://192.168.1.10:8002/xiaozhi/ota/firmware.bin' });
+    const otherBoard = (fixture.request.body_raw as string).split('"otto-robot"').join('"bread-compact-wifi"');
+    assert.deepEqual((service.check(request({ body: otherBoard }, { 'user-agent': 'bread-compact-wifi/2.4.2' })).body as any).firmware, {
+      version: '2.4.2',
+      url: '',
+    });
+    const newer = (fixture.request.body_raw as string).replace('"version":"2.4.2"', '"version":"2.6.0"');
+    assert.deepEqual((service.check(request({ body: newer })).body as any).firmware, { version: '2.6.0', url: '' });
   });
 });
