@@ -141,4 +141,19 @@ describe('OTA answer and pairing book', () => {
     const newer = (fixture.request.body_raw as string).replace('"version":"2.4.2"', '"version":"2.6.0"');
     assert.deepEqual((service.check(request({ body: newer })).body as any).firmware, { version: '2.6.0', url: '' });
   });
+
+  it('Activation-Version 2 (a serial number and an HMAC of the challenge): 202 while waiting, 200 once paired', () => {
+    const { service, book } = setup();
+    const v2 = fixture.responses.d_activation_version_2;
+    const v2Headers = Object.fromEntries((v2.request_headers as Array<[string, string]>).map(([k, v]) => [k.toLowerCase(), v]));
+    const check = service.check({ headers: v2Headers, body: fixture.request.body_raw });
+    const code = (check.body as any).activation.code;
+    const poll = {
+      headers: Object.fromEntries((v2.activate_request.headers as Array<[string, string]>).map(([k, v]) => [k.toLowerCase(), v])),
+      body: v2.activate_request.body,
+    };
+    assert.equal(service.activate(poll).status, 202);
+    assert.ok(book.pair(code));
+    assert.deepEqual(service.activate(poll), { status: 200, body: 'success' });
+  });
 });
