@@ -6,7 +6,9 @@
 // - a device id that is connected already is not taken over by a connection without a token
 //   (anyone on the network can claim any MAC; only a token proves it is the device);
 // - a token written as `<MAC>=<token>` belongs to that one device: presented by any other device id
-//   it is refused, so one leaked device token cannot be used to take over the others.
+//   it is refused, so one leaked device token cannot be used to take over the others; and that
+//   device is accepted with its own token only (a shared token cannot take it over), as is a device
+//   paired through its OTA check.
 import { normalizeDeviceId } from './device-id';
 import type { DeviceRegistry } from './device-registry';
 import { tokenAccepted } from './token-check';
@@ -82,12 +84,21 @@ export class DeviceGate {
     };
   }
 
+  private hasOwnToken(deviceId: string): boolean {
+    return this.boundTokens.some((b) => b.deviceId === deviceId) || !!this.paired?.boundTokens().some((b) => b.deviceId === deviceId);
+  }
+
   /** The device checks once its id is known: allow list, and no takeover of a connected id without a token. */
   checkDevice(deviceId: string, credential: { authenticated: boolean; onlyFor?: string[] }, registry: DeviceRegistry): Admission {
     const { authenticated } = credential;
     if (this.allow.size && !this.allow.has(deviceId)) return { ok: false, refusal: 'not-allowed', message: `device ${deviceId} is not in the allow list` };
     if (credential.onlyFor && !credential.onlyFor.includes(deviceId)) {
       return { ok: false, refusal: 'bad-token', message: `device ${deviceId} sent a token that belongs to another device` };
+    }
+    // A device with a token of its own (`<MAC>=<token>`, or paired through its OTA check) is that
+    // token only: a shared token, or none, cannot speak for it.
+    if (!credential.onlyFor && this.hasOwnToken(deviceId)) {
+      return { ok: false, refusal: 'bad-token', message: `device ${deviceId} has a token of its own and did not present it` };
     }
     if (!authenticated && registry.isClaimed(deviceId)) {
       return {

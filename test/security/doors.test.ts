@@ -28,6 +28,33 @@ describe('security: a token bound to a MAC serves that device only', () => {
     }
   });
 
+  it('a shared token cannot take over a device that has a token of its own (403 / CONNACK 5); other devices still use it', async () => {
+    const tokens = [...bound, 'shared-family-token'];
+    const rig = await startWsRig({ tokens, anonymous: false });
+    const devices: XiaozhiWsDevice[] = [];
+    try {
+      const takeover = await rejection(XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), token: 'shared-family-token' }));
+      assert.equal(takeover.status, 403);
+      devices.push(await XiaozhiWsDevice.connect({ url: rig.url, deviceId: '02:00:00:00:00:01', fixture: lichuangDev(), token: 'shared-family-token' }));
+      await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools' && e.device.id === '02:00:00:00:00:01');
+      devices.push(await XiaozhiWsDevice.connect({ url: rig.url, deviceId: OTTO_ID, fixture: ottoRobot(), token: 'otto-own-token' }));
+      await waitForEvent(rig.listener, rig.events, (e) => e.topic === 'tools' && e.device.id === OTTO_ID);
+    } finally {
+      for (const d of devices) d.close();
+      await rig.close();
+    }
+    const { shared, listener } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens, anonymous: false });
+    try {
+      const brokerUrl = `mqtt://127.0.0.1:${(listener as MqttGatewayListener).port}`;
+      await assert.rejects(
+        XiaozhiMqttDevice.connect({ brokerUrl, deviceId: OTTO_ID, mode: 'stock', fixture: ottoRobot(), password: 'shared-family-token' }),
+        /Not authorized|not authorized|5/,
+      );
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('MQTT gateway: another MAC with a bound token gets CONNACK "not authorized"', async () => {
     const { shared, listener } = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens: bound, anonymous: false });
     try {
