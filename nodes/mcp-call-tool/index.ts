@@ -37,7 +37,7 @@ export = function (RED: RED) {
       const server = use.required();
       const provider = server.provider;
       const context = { deviceId: (msg.device as { id?: string } | undefined)?.id };
-      const { tool, args, askedAs } = await checkToolCall(provider, await readRequest(msg), context, validate, t);
+      const { tool, args, askedAs, warnings } = await checkToolCall(provider, await readRequest(msg), context, validate, t);
       if (askedAs && !renamesSaid.has(`${askedAs}\u0000${tool}`)) {
         renamesSaid.add(`${askedAs}\u0000${tool}`);
         node.warn(t('mcp-call-tool.warnings.renamed', { asked: askedAs, tool }));
@@ -54,6 +54,7 @@ export = function (RED: RED) {
           onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
         });
         const mcp = callReport(result, { server: provider.identity(context), tool, args, durationMs: Date.now() - started });
+        if (warnings.length) mcp.warnings = [...warnings, ...((mcp.warnings as unknown[] | undefined) ?? [])];
         if (result.isError) {
           if (toolErrors === 'throw') {
             const text = resultText(result) || 'the tool reported an error';

@@ -2,7 +2,7 @@
 // Gemini-style {name,args} payload mapped back through msg.mcp.names) and its arguments, checked to
 // be an object, against the server's tool list (with "did you mean" names) and the inputSchema.
 import { McpNodeError } from '../../src/errors';
-import { validateArguments } from '../../src/mcp/argument-validator';
+import { checkToolArguments } from '../../src/mcp/argument-validator';
 import { closeMatches, resolveToolName } from '../../src/mcp/tool-names';
 import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/tool-provider';
 import { restoreArgumentNames } from '../../src/schema';
@@ -22,6 +22,8 @@ export interface CheckedCall {
   tool: string;
   /** Set when the name asked for was not the server's but named it through a rename (`HassTurnOn` → `intent__HassTurnOn`). */
   askedAs?: string;
+  /** Argument values whose `format` did not match (sent anyway: `format` is an annotation), for msg.mcp.warnings. */
+  warnings: Array<{ tool: string; path: string; message: string }>;
   args: Record<string, unknown>;
   definition: Tool;
 }
@@ -91,10 +93,12 @@ export async function checkToolCall(
   }
   const tool = definition.name;
   if (request.geminiStyle) args = restoreArgumentNames(definition.inputSchema, args as Record<string, unknown>);
+  const warnings: CheckedCall['warnings'] = [];
   if (validate) {
-    const problem = validateArguments(definition, args);
+    const { problem, formatMismatches } = checkToolArguments(definition, args);
     if (problem)
       throw new McpNodeError(t('mcp-call-tool.errors.invalidArguments', { tool, problem }), t('mcp-call-tool.status.badArguments'), 'INVALID_ARGUMENTS');
+    for (const m of formatMismatches) warnings.push({ tool, path: m.path, message: `format: ${m.message} (sent anyway; the server decides)` });
   }
-  return { tool, args: args as Record<string, unknown>, definition, askedAs: tool === asked ? undefined : asked };
+  return { tool, args: args as Record<string, unknown>, definition, askedAs: tool === asked ? undefined : asked, warnings };
 }

@@ -87,6 +87,36 @@ export function compileArgumentCheck(schema: object): ArgumentCheck {
   return (value) => (validate(value) ? undefined : (validate.errors ?? []).map(describeSchemaError).join('; '));
 }
 
+/** What a value's check found: the failures, and apart from them the `format` mismatches. */
+export interface ArgumentReport {
+  problem?: string;
+  formatMismatches: Array<{ path: string; message: string }>;
+}
+
+/**
+ * The check for values sent to someone else's server: JSON Schema 2020-12 makes `format` an
+ * annotation, and servers often accept what a strict format check refuses (a `date-time` without an
+ * offset), so a format mismatch is reported, not a failure. Everything else fails as before.
+ */
+export function compileArgumentReport(schema: object): (value: unknown) => ArgumentReport {
+  const validate = compileSchema(schema);
+  return (value) => {
+    if (validate(value)) return { formatMismatches: [] };
+    const errors = validate.errors ?? [];
+    const formats = errors.filter((e) => e.keyword === 'format');
+    // A format miss inside a branch (anyOf/oneOf) shows up as the branch failing too; those branch
+    // errors say nothing more, so they go with the format mismatch.
+    const others = errors.filter((e) => e.keyword !== 'format' && !(formats.length && (e.keyword === 'anyOf' || e.keyword === 'oneOf')));
+    return {
+      problem: others.length ? others.map(describeSchemaError).join('; ') : undefined,
+      formatMismatches: formats.map((e) => ({
+        path: e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(arguments)',
+        message: e.message ?? 'does not match its format',
+      })),
+    };
+  };
+}
+
 /** One Ajv error as a person reads it: dotted path ("(arguments)" at the root), then the reason. */
 function describeSchemaError(e: ErrorObject): string {
   const path = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(arguments)';
