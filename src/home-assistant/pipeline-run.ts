@@ -7,6 +7,8 @@ import type { Connection } from 'home-assistant-js-websocket';
 
 /** The fields of pipeline events this package reads (HA sends more). */
 export interface PipelineEventData {
+  /** run-start: the conversation this run belongs to (HA makes one for a first turn) */
+  conversation_id?: string;
   runner_data?: { stt_binary_handler_id?: number | null; timeout?: number };
   tts_output?: { url?: string; mime_type?: string; stream_response?: boolean; token?: string };
   stt_output?: { text?: string };

@@ -64,6 +64,8 @@ interface Turn {
   speechEnded: boolean;
   answerText?: string;
   ttsStarted?: boolean;
+  /** the run-start's conversation id: this turn's, also on the first turn of a conversation */
+  conversationId?: string;
   /** the run-start's streaming TTS URL, used when HA starts streaming before tts-end */
   streamUrl?: { url: string; mimeType?: string };
   done?: boolean;
@@ -158,6 +160,7 @@ export class AssistBridge {
     const data = e.data ?? {};
     switch (e.type) {
       case 'run-start':
+        if (typeof data.conversation_id === 'string' && data.conversation_id) turn.conversationId = data.conversation_id;
         if (data.tts_output?.url && data.tts_output?.stream_response) turn.streamUrl = { url: data.tts_output.url, mimeType: data.tts_output.mime_type };
         break;
       case 'stt-vad-end':
@@ -167,7 +170,9 @@ export class AssistBridge {
         turn.speechEnded = true;
         const text = String(data.stt_output?.text ?? '');
         this.options.conversation.display(text);
-        this.emit({ topic: 'transcript', payload: { text, role: 'user', ...(this.conversationId ? { conversationId: this.conversationId } : {}) } });
+        // Home Assistant names the conversation in run-start, the first turn's too.
+        const conversationId = turn.conversationId ?? this.conversationId;
+        this.emit({ topic: 'transcript', payload: { text, role: 'user', ...(conversationId ? { conversationId } : {}) } });
         break;
       }
       case 'intent-progress':

@@ -104,6 +104,7 @@ describe('voice "assist": a xiaozhi device through a Home Assistant Assist pipel
     assert.equal(user.payload, 'Turn on the kitchen light');
     assert.equal(user.role, 'user');
     assert.equal(user.device.id, 'ab:00:00:00:22:01');
+    assert.equal(user.conversationId, run.conversationIdOut, "the first turn's user transcript carries run-start's conversation id");
     assert.equal(assistant.payload, 'The kitchen light is on.');
     assert.equal(assistant.role, 'assistant');
     assert.equal(assistant.conversationId, run.conversationIdOut);
