@@ -32,7 +32,7 @@ export function tokenMatcher(tokens: string[]): (candidate: string) => boolean {
 export function bearerCheck(tokens: string[], anonymous: boolean): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
   if (tokens.length === 0 && anonymous) return undefined;
   const matches = tokenMatcher(tokens);
-  return requireBearerAuth({
+  const check = requireBearerAuth({
     verifier: {
       async verifyAccessToken(token: string): Promise<AuthInfo> {
         if (tokens.length === 0) throw new OAuthError(OAuthErrorCode.InvalidToken, NO_TOKENS);
@@ -42,9 +42,29 @@ export function bearerCheck(tokens: string[], anonymous: boolean): ((request: Re
       },
     },
   });
+  return async (request) => {
+    const outcome = await check(request);
+    return outcome instanceof Response && outcome.status === 401 ? withReadableBody(outcome, request, tokens.length === 0) : outcome;
+  };
+}
+
+/**
+ * The SDK's 401 keeps its challenge and its OAuth body ({error, error_description}), which MCP
+ * clients read; clients in other languages often show only a `message`, and a missing header gets the
+ * SDK's bare "Missing Authorization header". Both now say what to do.
+ */
+async function withReadableBody(response: Response, request: Request, noTokens: boolean): Promise<Response> {
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  const missing = !request.headers.get('authorization')?.toLowerCase().startsWith('bearer ');
+  const description = noTokens ? NO_TOKENS : missing ? NO_BEARER : String(body.error_description ?? NOT_A_TOKEN);
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return Response.json({ ...body, error: body.error ?? 'invalid_token', error_description: description, message: description }, { status: 401, headers });
 }
 
 const NO_TOKENS = 'This endpoint has no tokens: add one to the mcp-endpoint node (or tick "anonymous" for a trusted network).';
+const NO_BEARER =
+  "This endpoint needs a bearer token: send 'Authorization: Bearer <token>' with one of the mcp-endpoint node's tokens (in the examples, the tab's MCP_TOKEN).";
 const NOT_A_TOKEN = "The bearer token is not one of this endpoint's tokens; copy a token from the mcp-endpoint node into the client's Authorization header.";
 
 /**

@@ -20,7 +20,18 @@ describe('mcp-endpoint over Streamable HTTP', function () {
       const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: auth ? { ...headers, authorization: auth } : headers, body });
       assert.equal(res.status, 401, `auth ${auth}`);
       assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
-      assert.ok(!(await res.text()).includes(TOKEN));
+      const text = await res.text();
+      assert.ok(!text.includes(TOKEN));
+      // A JSON body a person can act on, for clients that show only a message (and OAuth's fields for those that read them).
+      const answer = JSON.parse(text);
+      assert.equal(answer.error, 'invalid_token');
+      assert.equal(answer.message, answer.error_description);
+      assert.match(
+        answer.message,
+        auth === 'Bearer wrong'
+          ? /not one of this endpoint's tokens; copy a token from the mcp-endpoint node/
+          : /needs a bearer token: send 'Authorization: Bearer <token>'/,
+      );
     }
     await assert.rejects(connect('/mcp', '2026-07-28'), /401|nauthorized/);
   });
