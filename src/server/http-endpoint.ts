@@ -7,7 +7,7 @@
 // none idle for longer than `sessionIdleMs`. Behind a load balancer, `instance` starts every session
 // id (`<instance>.<uuid>`) so the balancer can send a session's requests back to the process that
 // holds it (docs/scaling.md); 2026-07-28 requests need no such thing.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createMcpHandler,
@@ -48,6 +48,13 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
+  /** A digest of the bearer token that created it: the session answers that token only. */
+  owner?: string;
+}
+
+/** Whose session: a digest of the bearer token (no token kept in memory), none on an anonymous endpoint. */
+function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo?.token ? createHash('sha256').update(authInfo.token).digest('base64url') : undefined;
 }
 
 const jsonError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -115,7 +122,7 @@ export class HttpServing {
       return this.serveLegacy(request, sessionId, body, authInfo);
     }
     if ((request.method === 'GET' || request.method === 'DELETE') && sessionId) {
-      const session = this.session(sessionId);
+      const session = this.session(sessionId, authInfo);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(request, { authInfo });
     }
@@ -124,7 +131,7 @@ export class HttpServing {
 
   private async serveLegacy(request: Request, sessionId: string | null, body: unknown, authInfo?: AuthInfo): Promise<Response> {
     if (sessionId) {
-      const session = this.session(sessionId);
+      const session = this.session(sessionId, authInfo);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
@@ -133,7 +140,7 @@ export class HttpServing {
     const server = this.endpoint.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => (this.options.instance ? `${this.options.instance}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now() }),
+      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now(), owner: ownerOf(authInfo) }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     transport.onclose = () => {
@@ -143,10 +150,14 @@ export class HttpServing {
     return transport.handleRequest(request, { parsedBody: body, authInfo });
   }
 
-  /** The live session with this id, marked as used now; an idle-expired one is closed instead. */
-  private session(id: string): Session | undefined {
+  /**
+   * The live session with this id, marked as used now; an idle-expired one is closed instead. A
+   * session answers only the token that created it: to any other it does not exist (404, as for an
+   * unknown id, so a token learns nothing about other clients' sessions).
+   */
+  private session(id: string, authInfo: AuthInfo | undefined): Session | undefined {
     const session = this.sessions.get(id);
-    if (!session) return undefined;
+    if (!session || session.owner !== ownerOf(authInfo)) return undefined;
     if (Date.now() - session.lastUsed > (this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS)) {
       this.endSession(id, session);
       return undefined;

@@ -36,6 +36,37 @@ describe('mcp-endpoint over Streamable HTTP', function () {
     await assert.rejects(connect('/mcp', '2026-07-28'), /401|nauthorized/);
   });
 
+  it('a 2025 session answers only the token that created it: another token can neither use nor delete it (404)', async () => {
+    const post = (token: string, message: unknown, session?: string) =>
+      fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+        body: JSON.stringify(message),
+      });
+    const init = await post(TOKEN, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'owner', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    assert.ok(session, 'a 2025 session');
+    await init.text();
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const stranger = await post('other', list, session);
+    assert.equal(stranger.status, 404);
+    const deleted = await fetch(`${baseUrl}/mcp`, { method: 'DELETE', headers: { authorization: 'Bearer other', 'mcp-session-id': session } });
+    assert.equal(deleted.status, 404);
+    const owner = await post(TOKEN, list, session);
+    assert.equal(owner.status, 200, 'the owner still has it');
+    assert.match(await owner.text(), /"tools"/);
+  });
+
   it('refuses a foreign Origin (DNS rebinding) with 403, and accepts a proxy host name when a token is given', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: {} });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
