@@ -4,12 +4,12 @@
 // one of that config node, but only while the dialog still names the URL or command line the node
 // was deployed with (secret-destinations.ts); a token or secret typed into the dialog is used as is.
 import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings';
-import { SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
+import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
 import { withStdioPaths } from '../shared/node-env';
 import { applyOAuth } from './oauth';
 import type { RED } from '../shared/red-types';
 
-export const PASSWORD_PLACEHOLDER = '__PWRD__';
+export { PASSWORD_PLACEHOLDER };
 
 export interface DialogServer {
   id?: unknown;

@@ -17,6 +17,8 @@ import { startSignIn } from '../../src/mcp/oauth/sign-in';
 import { sameServer } from '../../src/mcp/oauth/state';
 import { normalizeSettings } from '../../src/mcp/settings';
 import { oauthClientOf } from './oauth';
+import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
+import { describeEndpoint } from '../../src/mcp/settings';
 import { oauthStateStore } from './oauth-store';
 import type { RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';
@@ -42,7 +44,14 @@ export function registerOAuthRoutes(RED: RED): void {
       if (metadataUrl && metadataUrls.size < 32) metadataUrls.add(metadataUrl);
       const settings = normalizeSettings({ ...(body.config ?? {}), id });
       if (settings.transport !== 'http' && settings.transport !== 'sse') throw new Error('OAuth sign-in needs the http or sse transport and a URL');
-      const started = await startSignIn({ serverUrl: settings.url!, redirectUrl, ...oauthClientOf(RED, id, body) });
+      const client = oauthClientOf(RED, id, body);
+      // A stored client secret goes only to the server the node was deployed with (as the Test
+      // routes' stored secrets do): pointed at another server, Authorize needs the secret typed again.
+      const typedSecret = typeof body.clientSecret === 'string' && body.clientSecret.trim() && body.clientSecret !== PASSWORD_PLACEHOLDER;
+      if (client.clientSecret && !typedSecret && !storedSecretsMayGo(id, serverDestination(settings, describeEndpoint(settings)))) {
+        throw new Error(SECRET_STAYS);
+      }
+      const started = await startSignIn({ serverUrl: settings.url!, redirectUrl, ...client });
       pending.add(id, started);
       res.json({ authorizationUrl: started.authorizationUrl, kind: started.kind });
     } catch (err) {

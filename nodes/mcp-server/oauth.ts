@@ -4,8 +4,7 @@ import { OAuthTokenProvider } from '../../src/mcp/oauth/token-provider';
 import type { McpServerSettings } from '../../src/mcp/settings';
 import { oauthStateStore } from './oauth-store';
 import type { RED } from '../shared/red-types';
-
-const PASSWORD_PLACEHOLDER = '__PWRD__';
+import { PASSWORD_PLACEHOLDER } from '../shared/secret-destinations';
 
 /** The configured client of a node: typed in the dialog (not deployed yet) or stored. */
 export function oauthClientOf(

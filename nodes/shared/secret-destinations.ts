@@ -6,6 +6,9 @@
 // server of their own and receive the token.
 const destinations = new Map<string, string>();
 
+/** What the editor sends for a stored password credential it does not show (Node-RED's own placeholder). */
+export const PASSWORD_PLACEHOLDER = '__PWRD__';
+
 /** A node's constructor records where its secrets go (its URL, its command line, its base URL). */
 export function rememberSecretDestination(nodeId: string, destination: string): () => void {
   destinations.set(nodeId, destination);

@@ -89,3 +89,48 @@ function describeRoutes(generation: HaGeneration) {
     });
   });
 }
+
+describe('OAuth admin route /start: a stored client secret goes only to the deployed server', function () {
+  this.timeout(20000);
+  let deployed: HomeAssistantStandIn;
+  let other: HomeAssistantStandIn;
+
+  before(async () => {
+    await startRuntime();
+    deployed = await startHomeAssistant({ auth: new HaIndieAuth() });
+    other = await startHomeAssistant({ auth: new HaIndieAuth() });
+    await load([{ id: 'srv', type: 'mcp-server', transport: 'http', url: deployed.url, auth: 'oauth' }], {
+      srv: { clientId: 'node-red-client', clientSecret: 'stored-client-secret-7e1d' },
+    });
+  });
+  after(async () => {
+    await stopRuntime();
+    await deployed.close();
+    await other.close();
+  });
+
+  it('pointed at another server without the secret typed again: 400 saying so, and nothing reaches that server', async () => {
+    const res = await helper
+      .request()
+      .post('/mcp-server/oauth/start')
+      .send({ id: 'srv', config: { transport: 'http', url: other.url, auth: 'oauth' }, clientSecret: '__PWRD__', redirectUrl: REDIRECT });
+    assert.equal(res.status, 400);
+    assert.match(res.body.error, /The stored secret is sent only to the address this node was deployed with/);
+    assert.equal(other.requests.length, 0, 'not even discovery');
+    assert.ok(!JSON.stringify(res.body).includes('stored-client-secret-7e1d'));
+  });
+
+  it('the deployed server, or a secret typed again, passes that check', async () => {
+    const same = await helper
+      .request()
+      .post('/mcp-server/oauth/start')
+      .send({ id: 'srv', config: { transport: 'http', url: deployed.url, auth: 'oauth' }, clientSecret: '__PWRD__', redirectUrl: REDIRECT });
+    assert.doesNotMatch(String(same.body.error ?? ''), /stored secret/);
+    const typed = await helper
+      .request()
+      .post('/mcp-server/oauth/start')
+      .send({ id: 'srv', config: { transport: 'http', url: other.url, auth: 'oauth' }, clientSecret: 'a-secret-typed-for-this-server', redirectUrl: REDIRECT });
+    assert.doesNotMatch(String(typed.body.error ?? ''), /stored secret/);
+    assert.ok(other.requests.length > 0, 'discovery reached the server the secret was typed for');
+  });
+});
