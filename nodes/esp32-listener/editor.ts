@@ -84,6 +84,7 @@ import { isFirmwareVersion } from '../../src/esp32/firmware-version';
       bind: { value: '0.0.0.0' },
       udpHost: { value: '' },
       proxyProtocol: { value: false },
+      balancers: { value: '' },
       anonymous: { value: false },
       allow: { value: '' },
       // Devices joining through their OTA check (pairing by a spoken code): on for new listeners.

@@ -26,6 +26,7 @@ export interface RawListenerConfig {
   voice?: unknown;
   udpHost?: unknown;
   proxyProtocol?: unknown;
+  balancers?: unknown;
 }
 
 export interface ListenerCredentials {
@@ -63,6 +64,12 @@ export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCre
     settings.port = port ?? DEFAULT_GATEWAY_PORT;
     settings.udpHost = udpHostSetting(str(raw.udpHost));
     settings.proxyProtocol = raw.proxyProtocol === true || raw.proxyProtocol === 'true';
+    // One field in the editor: addresses separated by spaces, commas or newlines (flow JSON may give an array).
+    settings.balancers = Array.isArray(raw.balancers)
+      ? lines(raw.balancers)
+      : str(raw.balancers)
+          .split(/[\s,]+/)
+          .filter(Boolean);
   } else {
     settings.broker = str(raw.broker);
     if (!settings.broker) throw new Error('the mqtt transport needs a broker URL (e.g. mqtt://homeassistant.local:1883)');

@@ -55,6 +55,12 @@ export interface Esp32ListenerSettings {
    * the only source its UDP audio is accepted from. A connection without the header is refused.
    */
   proxyProtocol?: boolean;
+  /**
+   * mqtt-gateway with `proxyProtocol`: the balancers' own addresses, the only peers whose PROXY
+   * header is believed (anyone else could claim any address). Blank: loopback only (a balancer on
+   * this machine).
+   */
+  balancers?: string[];
 }
 
 /**

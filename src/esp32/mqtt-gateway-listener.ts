@@ -104,6 +104,13 @@ export class MqttGatewayListener implements Esp32Listener {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       if (!this.settings.proxyProtocol) return handle(socket);
+      if (!isBalancer(socket.remoteAddress, this.settings.balancers)) {
+        // Only a listed balancer may say who the device is: anyone else could claim any address.
+        this.runtime.log?.warn(
+          `esp32 gateway: closed a connection from ${socket.remoteAddress}: not one of the listener's balancers, so its PROXY header is not believed`,
+        );
+        return void socket.destroy();
+      }
       readProxyHeader(socket).then(
         (address) => {
           this.proxiedAddress.set(socket, address);
@@ -215,4 +222,11 @@ export class MqttGatewayListener implements Esp32Listener {
     this.sessions.delete(client);
     session.handleClosed();
   }
+}
+
+/** True for a peer whose PROXY header is believed: a listed balancer, or loopback when none is listed. */
+export function isBalancer(address: string | undefined, balancers: string[] | undefined): boolean {
+  const peer = (address ?? '').replace(/^::ffff:/i, '');
+  if (!balancers?.length) return peer === '::1' || /^127\./.test(peer);
+  return balancers.some((b) => b.replace(/^::ffff:/i, '') === peer);
 }

@@ -4,6 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { readProxyHeader } from '../../src/esp32/proxy-header';
+import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import { DEVICE_TOKEN, startListener } from './helpers';
 
 const CONNECT_START = Buffer.from([0x10, 0x2a, 0x00, 0x04, 0x4d, 0x51, 0x54, 0x54]); // CONNECT, "MQTT"
 
@@ -75,5 +77,46 @@ describe('esp32 gateway: PROXY protocol header', () => {
     assert.match(long.error!, /longer than 107 bytes/);
     const bad = await receive([Buffer.from('PROXY TCP4 not-an-address 1.2.3.4 1 2\r\n')]);
     assert.match(bad.error!, /bad PROXY protocol header/);
+  });
+});
+
+describe('esp32 gateway: a PROXY header is believed only from a listed balancer', () => {
+  /** A gateway device dialling from `from` (a loopback alias), with a v1 header claiming 8.8.8.8 first. */
+  async function claimFrom(port: number, from: string): Promise<'connected' | 'refused'> {
+    const header = Buffer.from(`PROXY TCP4 8.8.8.8 127.0.0.1 40000 ${port}\r\n`);
+    const socket = connect({ host: '127.0.0.1', port, localAddress: from });
+    socket.on('error', () => undefined); // a refused connection is closed under our writes (EPIPE)
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(header);
+    const closed = new Promise<'refused'>((r) => socket.once('close', () => r('refused')));
+    socket.write(CONNECT_START);
+    const outcome = await Promise.race([closed, new Promise<'connected'>((r) => setTimeout(() => r('connected'), 400))]);
+    socket.destroy();
+    return outcome;
+  }
+
+  it('a direct client cannot claim another address; the listed balancer can; blank means this machine only', async () => {
+    const { shared, listener } = await startListener({
+      transport: 'mqtt-gateway',
+      bind: '127.0.0.1',
+      port: 0,
+      tokens: [DEVICE_TOKEN],
+      proxyProtocol: true,
+      balancers: ['127.0.0.2'],
+    });
+    try {
+      const port = (listener as MqttGatewayListener).port!;
+      assert.equal(await claimFrom(port, '127.0.0.1'), 'refused', 'not a listed balancer: closed before its header is read');
+      assert.equal(await claimFrom(port, '127.0.0.2'), 'connected', 'the balancer: its header is read and the MQTT bytes go on');
+    } finally {
+      await shared.close();
+    }
+    const loopbackOnly = await startListener({ transport: 'mqtt-gateway', bind: '127.0.0.1', port: 0, tokens: [DEVICE_TOKEN], proxyProtocol: true });
+    try {
+      const port = (loopbackOnly.listener as MqttGatewayListener).port!;
+      assert.equal(await claimFrom(port, '127.0.0.3'), 'connected');
+    } finally {
+      await loopbackOnly.shared.close();
+    }
   });
 });
