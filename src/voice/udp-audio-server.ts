@@ -2,6 +2,7 @@
 // with its own AES key and a nonce carrying a session number in its ssrc bytes; the device copies the
 // nonce into every packet header, so the ssrc routes a packet to its session, and the session answers
 // to the address its last authentic packet came from (a device behind NAT may change port).
+import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import { newUdpKeys, ssrcOf, UdpAudioCrypto, type UdpKeys } from './udp-crypto';
@@ -77,7 +78,6 @@ export class UdpAudioSession extends EventEmitter {
 export class UdpAudioServer {
   readonly socket: Socket;
   private readonly sessions = new Map<number, UdpAudioSession>();
-  private nextSsrc = (Math.random() * 0x7fffffff) >>> 0;
   /** datagrams that matched no session */
   strays = 0;
   port = 0;
@@ -114,8 +114,10 @@ export class UdpAudioServer {
    * `deviceAddress`: the IP the device's MQTT connection comes from; only its packets are accepted.
    */
   open(deviceAddress?: string): UdpAudioSession {
-    let ssrc = this.nextSsrc++ >>> 0;
-    while (this.sessions.has(ssrc)) ssrc = this.nextSsrc++ >>> 0;
+    // Random, not counted: AES-CTR authenticates nothing, so the ssrc is the only thing a stranger on
+    // the device's network would have to guess to aim packets at a session.
+    let ssrc = randomBytes(4).readUInt32BE(0);
+    while (this.sessions.has(ssrc)) ssrc = randomBytes(4).readUInt32BE(0);
     const session = new UdpAudioSession(ssrc, newUdpKeys(ssrc), this, deviceAddress);
     this.sessions.set(ssrc, session);
     return session;

@@ -113,4 +113,17 @@ describe('voice: UDP sessions accept audio only from the device', () => {
       await server.close();
     }
   });
+
+  it('session numbers (ssrc) are unpredictable: no two of 200 sessions are one apart', async () => {
+    const { UdpAudioServer } = await import('../../src/voice/udp-audio-server');
+    const server = await UdpAudioServer.start({ bind: '127.0.0.1' });
+    try {
+      const ssrcs = Array.from({ length: 200 }, () => server.open('127.0.0.1').ssrc).sort((a, b) => a - b);
+      const neighbours = ssrcs.filter((v, i) => i > 0 && v - ssrcs[i - 1] <= 1).length;
+      assert.equal(neighbours, 0, 'a counter would make every next session one more than the last');
+      assert.ok(new Set(ssrcs.map((s) => s >>> 24)).size > 50, 'spread over the whole 32-bit range');
+    } finally {
+      await server.close();
+    }
+  });
 });
