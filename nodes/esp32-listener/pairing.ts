@@ -37,8 +37,12 @@ export function pairingStore(RED: RED, nodeId: string): PairingStore | undefined
   };
 }
 
+/**
+ * On for listeners made in the editor (its default), off for flow JSON that does not say (flows from
+ * before, and the examples, several of which may run in one Node-RED: only one can answer).
+ */
 export function answersOta(def: NodeDef): boolean {
-  return def.answerOta !== false && def.answerOta !== 'false';
+  return def.answerOta === true || def.answerOta === 'true';
 }
 
 export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp32ListenerSettings, warn: (m: string) => void): ListenerPairing {

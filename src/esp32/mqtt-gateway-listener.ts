@@ -14,7 +14,7 @@ import type { Aedes, AuthenticateError, Client } from 'aedes';
 import { DeviceRegistry } from './device-registry';
 import { DeviceSession } from './device-session';
 import { DeviceGate } from './device-gate';
-import { deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device-id';
+import { normalizeDeviceId, deviceIdFromMqttClientId, deviceTopicFor, topicMatcher } from './device-id';
 import { IdAllocator } from './rpc-client';
 import { MqttAudioRouter } from './mqtt-audio';
 import { MqttFrameLimit } from './mqtt-frame-limit';
@@ -73,7 +73,18 @@ export class MqttGatewayListener implements Esp32Listener {
     // aedes 1.x is an ES module: the build bundles it into the CommonJS runtime (scripts/bundle-runtime.mjs),
     // and loaded only here, so a listener without the gateway never loads a broker.
     const { Aedes } = await import('aedes');
-    const broker: Aedes = await Aedes.createBroker({ authenticate: (c, _u, p, cb) => this.authenticate(c, p, cb) });
+    const broker: Aedes = await Aedes.createBroker({
+      authenticate: (c, _u, p, cb) => this.authenticate(c, p, cb),
+      // One device never reaches another: it publishes only to the device→server topic (its own,
+      // when the topic names the MAC), subscribes only to its own server→device topic, and nothing
+      // is retained or queued (QoS 0 only), so a device that leaves leaves nothing behind.
+      authorizePublish: (client, packet, cb) => {
+        packet.retain = false;
+        cb(this.mayPublish(client, packet.topic) ? null : new Error('a device publishes to its own device→server topic only'));
+      },
+      authorizeSubscribe: (client, sub, cb) => cb(null, client && this.ownTopic(client) === sub.topic ? { ...sub, qos: 0 } : null),
+      authorizeForward: (client, packet) => (client && this.ownTopic(client) === packet.topic ? packet : null),
+    } as Parameters<typeof Aedes.createBroker>[0]);
     this.broker = broker;
     broker.on('clientReady', (client) => this.onClient(client));
     broker.on('clientDisconnect', (client) => this.onGone(client));
@@ -206,6 +217,20 @@ export class MqttGatewayListener implements Esp32Listener {
   /** The device's address: its PROXY header's when behind a balancer, else the connection's peer. */
   private deviceAddress(socket: Socket): string | undefined {
     return this.proxiedAddress.get(socket) ?? socket.remoteAddress;
+  }
+
+  /** The server→device topic of the client's own device; undefined for a client naming no device. */
+  private ownTopic(client: Client): string | undefined {
+    const deviceId = deviceIdFromMqttClientId(client.id);
+    return deviceId ? deviceTopicFor(this.deviceTopic, deviceId) : undefined;
+  }
+
+  /** The device→server topic, and when it names a MAC, this device's own. */
+  private mayPublish(client: Client | null, topic: string): boolean {
+    const deviceId = client ? deviceIdFromMqttClientId(client.id) : undefined;
+    if (!deviceId) return false;
+    const named = this.fromDevice.match(topic);
+    return named !== undefined && (named === null || normalizeDeviceId(named) === deviceId);
   }
 
   /** Writes to the device's topic on its own connection (stock firmware never subscribes). */
