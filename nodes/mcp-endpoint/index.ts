@@ -41,6 +41,8 @@ export = function (RED: RED) {
         anonymous: settings.anonymous,
         allowedHosts: allowedHostnames(),
         instance: settings.instance,
+        maxSessions: settings.maxSessions,
+        sessionsPerClient: settings.sessionsPerClient,
         onError: (err) => node.debug(errorMessage(err)),
       });
       closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle), () => serving.close());

@@ -3,8 +3,10 @@
 // a session map (a transport per Mcp-Session-Id, as the SDK's legacy-routing example does); GET
 // and DELETE belong to 2025 sessions. Auth and DNS-rebinding checks come first, on the headers
 // alone: no body byte is read for a caller who is refused, and a body is read up to a limit only.
-// 2025 sessions are bounded: at most `maxSessions` (the least recently used one goes first) and
-// none idle for longer than `sessionIdleMs`. Behind a load balancer, `instance` starts every session
+// 2025 sessions are bounded so that no client can push another out: each client (its token, or its
+// address on an anonymous endpoint) keeps at most `sessionsPerClient` (its own least recently used
+// goes first), the endpoint at most `maxSessions` (a new one past that gets 429 + Retry-After, never
+// someone else's live session), and none lives idle for longer than `sessionIdleMs`. Behind a load balancer, `instance` starts every session
 // id (`<instance>.<uuid>`) so the balancer can send a session's requests back to the process that
 // holds it (docs/scaling.md); 2026-07-28 requests need no such thing.
 import { createHash, randomUUID } from 'node:crypto';
@@ -33,8 +35,10 @@ export interface HttpServingOptions {
   onError?: (err: Error) => void;
   /** The largest request body read (default: the SDK's 4 MiB). */
   maxBodyBytes?: number;
-  /** 2025-revision sessions kept at once (default 100). */
+  /** 2025-revision sessions kept at once (default 100); past it a new client gets 429. */
   maxSessions?: number;
+  /** 2025-revision sessions one client keeps (default 10); its own least recently used goes first. */
+  sessionsPerClient?: number;
   /** A 2025-revision session unused for this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
   /** This process's name behind a balancer: the prefix of its session ids. */
@@ -42,6 +46,7 @@ export interface HttpServingOptions {
 }
 
 export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_SESSIONS_PER_CLIENT = 10;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 interface Session {
@@ -50,6 +55,8 @@ interface Session {
   lastUsed: number;
   /** A digest of the bearer token that created it: the session answers that token only. */
   owner?: string;
+  /** Whose share of the sessions it counts against: the owner, or the address on an anonymous endpoint. */
+  client: string;
 }
 
 /** Whose session: a digest of the bearer token (no token kept in memory), none on an anonymous endpoint. */
@@ -57,7 +64,8 @@ function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
   return authInfo?.token ? createHash('sha256').update(authInfo.token).digest('base64url') : undefined;
 }
 
-const jsonError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+const jsonError = (status: number, code: number, message: string, headers?: Record<string, string>) =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
 
 export class HttpServing {
   private readonly modern: McpHttpHandler;
@@ -119,7 +127,7 @@ export class HttpServing {
       if (body === INVALID) return jsonError(400, ProtocolErrorCode.ParseError, 'Parse error: the body is not JSON.');
       if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return jsonError(400, -32600, `Invalid request: the message nests deeper than ${MAX_JSON_DEPTH} levels.`);
       if (!sessionId && !(await isLegacyRequest(request, body))) return this.modern.fetch(request, { authInfo, parsedBody: body });
-      return this.serveLegacy(request, sessionId, body, authInfo);
+      return this.serveLegacy(request, sessionId, body, authInfo, req.socket.remoteAddress);
     }
     if ((request.method === 'GET' || request.method === 'DELETE') && sessionId) {
       const session = this.session(sessionId, authInfo);
@@ -129,18 +137,27 @@ export class HttpServing {
     return new Response(null, { status: 405, headers: { allow: 'POST' } });
   }
 
-  private async serveLegacy(request: Request, sessionId: string | null, body: unknown, authInfo?: AuthInfo): Promise<Response> {
+  private async serveLegacy(
+    request: Request,
+    sessionId: string | null,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    address: string | undefined,
+  ): Promise<Response> {
     if (sessionId) {
       const session = this.session(sessionId, authInfo);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
     if (!isInitializeRequest(body)) return jsonError(400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
-    this.makeRoomForSession();
+    const owner = ownerOf(authInfo);
+    const client = owner ?? `address:${address ?? ''}`;
+    const full = this.makeRoomForSession(client);
+    if (full) return full;
     const server = this.endpoint.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => (this.options.instance ? `${this.options.instance}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now(), owner: ownerOf(authInfo) }),
+      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now(), owner, client }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     transport.onclose = () => {
@@ -169,13 +186,33 @@ export class HttpServing {
     return session;
   }
 
-  /** Before a new session: close the idle-expired ones, then the least recently used past the cap. */
-  private makeRoomForSession(): void {
-    const idleBefore = Date.now() - (this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+  /**
+   * Before a new session for `client`: close the idle-expired ones, then the client's own least
+   * recently used past its share (a client that never DELETEs only pushes itself out). If the
+   * endpoint is still full, the newcomer is refused with 429 and a Retry-After of when the least
+   * recently used session would expire (at most a minute): nobody else's live session is closed.
+   */
+  private makeRoomForSession(client: string): Response | undefined {
+    const now = Date.now();
+    const idleMs = this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    const own: string[] = [];
     for (const [id, session] of this.sessions) {
-      if (session.lastUsed >= idleBefore && this.sessions.size < (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) break;
-      this.endSession(id, session);
+      if (now - session.lastUsed > idleMs) this.endSession(id, session);
+      else if (session.client === client) own.push(id);
     }
+    const share = this.options.sessionsPerClient ?? DEFAULT_SESSIONS_PER_CLIENT;
+    for (const id of own.slice(0, Math.max(0, own.length - share + 1))) this.endSession(id, this.sessions.get(id)!);
+    if (this.sessions.size < (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) return undefined;
+    const oldest = this.sessions.values().next().value as Session;
+    const retryAfter = Math.min(60, Math.max(1, Math.ceil((oldest.lastUsed + idleMs - now) / 1000)));
+    return jsonError(
+      429,
+      -32000,
+      `This endpoint holds its most sessions (${this.sessions.size}); retry in ${retryAfter} s, or close sessions you no longer use (DELETE).`,
+      {
+        'retry-after': String(retryAfter),
+      },
+    );
   }
 
   private endSession(id: string, session: Session): void {

@@ -14,6 +14,9 @@ export interface EndpointSettings {
   maxDepth: number;
   maxSubjects: number;
   xiaozhiEndpoint: string | undefined;
+  /** 2025-revision sessions the endpoint keeps, and one client (a token, or an address when anonymous) keeps. */
+  maxSessions: number;
+  sessionsPerClient: number;
   /** This Node-RED's name behind a load balancer: 2025-revision session ids start with `<instance>.` */
   instance: string | undefined;
 }
@@ -48,6 +51,8 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     writable: lines(def.writable),
     maxDepth: positive(def.maxDepth, 10),
     maxSubjects: positive(def.maxSubjects, 100),
+    maxSessions: positive(def.maxSessions, 100),
+    sessionsPerClient: positive(def.sessionsPerClient, 10),
     xiaozhiEndpoint: xiaozhi,
     instance,
   };

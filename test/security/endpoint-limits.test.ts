@@ -1,5 +1,6 @@
-// The endpoint's bounds that need no flood to show: 2025-revision sessions are capped (the least
-// recently used one goes first) and expire when idle; set_property writes exactly the key it read,
+// The endpoint's bounds that need no flood to show: 2025-revision sessions are capped per client
+// (its own least recently used goes first) and in all (a newcomer gets 429, nobody is pushed out),
+// and expire when idle; set_property writes exactly the key it read,
 // whatever characters the key holds. Real runtime, real SDK clients over HTTP.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -8,22 +9,40 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpEndpoint } from '../../src/server/endpoint';
 import { HttpServing } from '../../src/server/http-endpoint';
 import { helper } from '../helpers/runtime';
-import { clientOptions, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf } from '../server/harness';
+import { baseUrl, clientOptions, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf } from '../server/harness';
 
 const TOKEN = 'limits-token-51d0';
+const VICTIM = 'victim-token-77c2';
+const THIRD = 'third-token-9e41';
 
-async function servingOn(options: { maxSessions: number; sessionIdleMs: number }): Promise<{ url: string; serving: HttpServing; server: Server }> {
+type Limits = { maxSessions: number; sessionIdleMs: number; sessionsPerClient?: number };
+
+async function servingOn(options: Limits): Promise<{ url: string; serving: HttpServing; server: Server }> {
   const endpoint = new McpEndpoint({ name: 'limits', version: '1.0.0' });
-  const serving = new HttpServing(endpoint, { tokens: [TOKEN], anonymous: false, allowedHosts: ['127.0.0.1', 'localhost'], ...options });
+  const serving = new HttpServing(endpoint, { tokens: [TOKEN, VICTIM, THIRD], anonymous: false, allowedHosts: ['127.0.0.1', 'localhost'], ...options });
   const server = createServer(serving.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, serving, server };
 }
 
-async function legacyClient(url: string): Promise<Client> {
+async function legacyClient(url: string, token = TOKEN): Promise<Client> {
   const client = new Client({ name: 'limits-test', version: '1' }, { capabilities: {}, ...clientOptions('2025-11-25') });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   return client;
+}
+
+/** A bare 2025 initialize, to read the status and headers a refused client gets. */
+function initialize(url: string, token: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
 }
 
 describe('security: mcp-endpoint sessions are bounded', function () {
@@ -37,8 +56,8 @@ describe('security: mcp-endpoint sessions are bounded', function () {
     await new Promise((r) => target.server.close(r));
   });
 
-  it('keeps at most maxSessions: 30 clients that never DELETE leave 5, the least recently used closed first', async () => {
-    target = await servingOn({ maxSessions: 5, sessionIdleMs: 60_000 });
+  it('keeps at most sessionsPerClient for one token: 30 clients that never DELETE leave 5, its own least recently used closed first', async () => {
+    target = await servingOn({ maxSessions: 100, sessionsPerClient: 5, sessionIdleMs: 60_000 });
     for (let i = 0; i < 30; i++) {
       clients.push(await legacyClient(target.url));
       // The first client stays in use, so it is never the least recently used one.
@@ -48,6 +67,34 @@ describe('security: mcp-endpoint sessions are bounded', function () {
     assert.deepEqual((await clients[0].listTools()).tools, [], 'the session in use survived');
     await assert.rejects(clients[1].listTools(), /Session not found|404/, 'an old idle session is gone');
     assert.deepEqual((await clients[29].listTools()).tools, [], 'the newest session is served');
+  });
+
+  it("one token opening 60 sessions never closes another token's idle session", async () => {
+    target = await servingOn({ maxSessions: 20, sessionsPerClient: 5, sessionIdleMs: 60_000 });
+    const victim = await legacyClient(target.url, VICTIM);
+    clients.push(victim);
+    for (let i = 0; i < 60; i++) {
+      const res = await initialize(target.url, TOKEN);
+      assert.equal(res.status, 200, `flood initialize ${i}`);
+      await res.body?.cancel();
+    }
+    assert.equal(target.serving.sessionCount, 6, 'the flooding token holds its share (5), the victim its one');
+    assert.deepEqual((await victim.listTools()).tools, [], 'the idle victim is still served');
+  });
+
+  it('a full endpoint answers a newcomer 429 with Retry-After and keeps everyone it serves', async () => {
+    target = await servingOn({ maxSessions: 4, sessionsPerClient: 2, sessionIdleMs: 45_000 });
+    for (const token of [TOKEN, TOKEN, VICTIM, VICTIM]) clients.push(await legacyClient(target.url, token));
+    const refused = await initialize(target.url, THIRD);
+    assert.equal(refused.status, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 45, `Retry-After ${refused.headers.get('retry-after')}`);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /most sessions.*retry in \d+ s/);
+    for (const client of clients) assert.deepEqual((await client.listTools()).tools, [], 'every served session still answers');
+    // A client that closes its session makes room for the newcomer.
+    await (clients.shift()!.transport as StreamableHTTPClientTransport).terminateSession();
+    clients.push(await legacyClient(target.url, THIRD));
+    assert.equal(target.serving.sessionCount, 4);
   });
 
   it('closes a session idle for longer than sessionIdleMs', async () => {
@@ -83,4 +130,26 @@ describe('security: set_property writes the key it read', function () {
       assert.equal((read.structuredContent as any).value, 6);
     });
   }
+});
+
+describe("security: the mcp-endpoint node's session settings", function () {
+  this.timeout(30_000);
+  const open: Array<Awaited<ReturnType<typeof connect>>> = [];
+  before(startEndpointRuntime);
+  after(stopEndpointRuntime);
+  afterEach(async () => void (await Promise.allSettled(open.splice(0).map(disconnect))));
+
+  it('Sessions and per client set on the node bound 2025 sessions in a deployed flow', async () => {
+    await loadFlow([{ id: 'ep', type: 'mcp-endpoint', path: '/bounded', maxSessions: '2', sessionsPerClient: '1' }], {
+      ep: { tokens: `${TOKEN}\n${VICTIM}\n${THIRD}` },
+    });
+    open.push(await connect('/bounded', '2025-11-25', TOKEN));
+    const replaced = await connect('/bounded', '2025-11-25', TOKEN); // the same client again: its first session goes
+    open.push(replaced);
+    await assert.rejects(open[0].client.listTools(), /Session not found|404/);
+    open.push(await connect('/bounded', '2025-11-25', VICTIM));
+    const refused = await initialize(new URL('/bounded', baseUrl).href, THIRD);
+    assert.equal(refused.status, 429);
+    assert.deepEqual((await replaced.client.listTools()).tools, []);
+  });
 });
