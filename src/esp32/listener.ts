@@ -77,6 +77,8 @@ export interface ListenerRuntime {
   pairing?: PairedTokens;
   /** websocket on a port of its own: the OTA check is answered there too (./ota-http.ts). */
   ota?: OtaAnswerer;
+  /** mqtt-gateway: how long a connection may wait before its CONNECT (default 10 s). */
+  connectDeadlineMs?: number;
 }
 
 /** The device a listener opens an audio channel for. */

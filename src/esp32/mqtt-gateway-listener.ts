@@ -7,6 +7,8 @@
 // CONNACK "not authorized" (5). With voice on, a device's UDP hello opens its audio channel
 // (mqtt-audio.ts); TCP_NODELAY keeps `stt` and `tts start` from waiting for a delayed ACK.
 // Packets over 1 MiB close the connection, before and after CONNECT, as the WebSocket side does.
+// Connections waiting for CONNECT are bounded per listener and per source and get 10 s to send it
+// (pending-connections.ts); warnings about refused connections are throttled (throttled-log.ts).
 // Behind a TCP balancer, `proxyProtocol` reads the device's own address from the PROXY header
 // (proxy-header.ts) and `udpHost` names where its UDP audio goes (docs/scaling.md).
 import { createServer, type Server, type Socket } from 'node:net';
@@ -19,6 +21,8 @@ import { IdAllocator } from './rpc-client';
 import { MqttAudioRouter } from './mqtt-audio';
 import { MqttFrameLimit } from './mqtt-frame-limit';
 import { readProxyHeader } from './proxy-header';
+import { CONNECT_DEADLINE_MS, PendingConnections } from './pending-connections';
+import { ThrottledLog } from '../throttled-log';
 import {
   DEFAULT_BIND,
   DEFAULT_DEVICE_TOPIC,
@@ -52,6 +56,8 @@ export class MqttGatewayListener implements Esp32Listener {
   private readonly proxiedAddress = new WeakMap<Socket, string>();
   /** Messages of clients that published before aedes called them ready. */
   private readonly early = new Map<Client, string[]>();
+  private readonly pending = new PendingConnections();
+  private readonly warnings: ThrottledLog;
 
   constructor(
     private readonly settings: Esp32ListenerSettings,
@@ -61,6 +67,7 @@ export class MqttGatewayListener implements Esp32Listener {
     this.deviceTopic = settings.deviceTopic || DEFAULT_DEVICE_TOPIC;
     this.gate = new DeviceGate(settings, runtime.pairing);
     if (runtime.audio) this.audio = new MqttAudioRouter(runtime.audio, runtime.log, settings.udpHost);
+    this.warnings = new ThrottledLog((line) => runtime.log?.warn(`esp32 gateway: ${line}`));
   }
 
   /** The bound port (useful when started on port 0). */
@@ -75,6 +82,7 @@ export class MqttGatewayListener implements Esp32Listener {
     const { Aedes } = await import('aedes');
     const broker: Aedes = await Aedes.createBroker({
       authenticate: (c, _u, p, cb) => this.authenticate(c, p, cb),
+      connectTimeout: this.runtime.connectDeadlineMs ?? CONNECT_DEADLINE_MS,
       // One device never reaches another: it publishes only to the device→server topic (its own,
       // when the topic names the MAC), subscribes only to its own server→device topic, and nothing
       // is retained or queued (QoS 0 only), so a device that leaves leaves nothing behind.
@@ -99,11 +107,16 @@ export class MqttGatewayListener implements Esp32Listener {
       this.early.set(client, early);
     });
     const handle = (socket: Socket) => {
+      const refused = this.pending.admit(socket, this.deviceAddress(socket) ?? '');
+      if (refused) {
+        this.warnings.line('too many waiting', `closed a connection from ${this.deviceAddress(socket)}: ${refused}`);
+        return void socket.destroy();
+      }
       // Registered before aedes reads the socket, so an oversized packet is refused on its header.
       const limit = new MqttFrameLimit(MAX_FRAME_BYTES);
       socket.on('data', (chunk: Buffer) => {
         if (limit.accept(chunk)) return;
-        this.runtime.log?.warn(`esp32 gateway: closed an MQTT connection from ${this.deviceAddress(socket)}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
+        this.warnings.line('oversized packet', `closed an MQTT connection from ${this.deviceAddress(socket)}: a packet over ${MAX_FRAME_BYTES / 1024} KiB`);
         socket.destroy();
       });
       broker.handle(socket);
@@ -117,8 +130,9 @@ export class MqttGatewayListener implements Esp32Listener {
       if (!this.settings.proxyProtocol) return handle(socket);
       if (!isBalancer(socket.remoteAddress, this.settings.balancers)) {
         // Only a listed balancer may say who the device is: anyone else could claim any address.
-        this.runtime.log?.warn(
-          `esp32 gateway: closed a connection from ${socket.remoteAddress}: not one of the listener's balancers, so its PROXY header is not believed`,
+        this.warnings.line(
+          'not a balancer',
+          `closed a connection from ${socket.remoteAddress}: not one of the listener's balancers, so its PROXY header is not believed`,
         );
         return void socket.destroy();
       }
@@ -128,7 +142,7 @@ export class MqttGatewayListener implements Esp32Listener {
           handle(socket);
         },
         (err: Error) => {
-          this.runtime.log?.warn(`esp32 gateway: closed a connection from ${socket.remoteAddress}: ${err.message} (the listener expects the PROXY protocol)`);
+          this.warnings.line('no PROXY header', `closed a connection from ${socket.remoteAddress}: ${err.message} (the listener expects the PROXY protocol)`);
           socket.destroy();
         },
       );
@@ -144,6 +158,7 @@ export class MqttGatewayListener implements Esp32Listener {
   }
 
   async close(): Promise<void> {
+    this.warnings.flush();
     this.audio?.closeAll();
     for (const client of this.sessions.keys()) client.close();
     for (const s of this.sockets) s.destroy();
@@ -156,7 +171,7 @@ export class MqttGatewayListener implements Esp32Listener {
   private authenticate(client: Client, password: Buffer | undefined, cb: (err: AuthenticateError | null, ok: boolean | null) => void): void {
     const deviceId = deviceIdFromMqttClientId(client.id);
     const fail = (returnCode: number, message: string) => {
-      this.runtime.log?.warn(`esp32 gateway: refused MQTT client: ${message}`);
+      this.warnings.line('refused MQTT client', `refused MQTT client: ${message}`);
       cb(Object.assign(new Error(message), { returnCode }) as AuthenticateError, false);
     };
     if (!deviceId) return fail(2, 'client id names no device (expected GID_<group>@@@<mac_>@@@<uuid>)');
@@ -165,6 +180,8 @@ export class MqttGatewayListener implements Esp32Listener {
     const admitted = this.gate.checkDevice(deviceId, credential, this.registry);
     if (!admitted.ok) return fail(5, admitted.message);
     if (credential.authenticated) this.authenticated.add(client);
+    const conn = (client as unknown as { conn?: Socket }).conn;
+    if (conn) this.pending.settle(conn);
     cb(null, true);
   }
 
