@@ -3,12 +3,17 @@
 // as xiaozhi-esp32-server does it: `stt` (optional display text), `tts start`, `sentence_start`,
 // paced Opus frames, `tts stop`. Bad input never throws: undecodable packets are counted and
 // skipped, audio outside a listening turn is dropped, a closed link ends playback as aborted.
+// Uplink audio is taken at most at real time (a microphone cannot speak faster): a device may run
+// ahead by AUDIO_SLACK_MS, and what comes faster is dropped undecoded and counted, so a sender of
+// ten minutes of audio in two seconds gets a few seconds into the flow, not twenty utterances.
 import { EventEmitter } from 'node:events';
 import { EnergyVad, OpusDecoder, encodeWav, type PcmAudio, type VadOptions } from '../audio';
 import { DEFAULT_DOWNLINK, type DeviceAudioLink } from './device-link';
 import { SpeechStream, type SpeechResult } from './speech-stream';
 
 export const UTTERANCE_RATE = 16000;
+/** How far uplink audio may run ahead of real time (ms): the wake word's pre-roll comes in a burst. */
+export const AUDIO_SLACK_MS = 3000;
 
 export type ListenMode = 'auto' | 'manual' | 'realtime';
 
@@ -71,6 +76,8 @@ export interface ConversationStats {
   decodeFailures: number;
   /** packets that arrived while the device was not in a listening turn */
   droppedOutsideTurn: number;
+  /** packets that came faster than real time (past AUDIO_SLACK_MS ahead) */
+  droppedTooFast: number;
   utterances: number;
 }
 
@@ -86,7 +93,7 @@ export interface Conversation {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see above
 export class Conversation extends EventEmitter {
   readonly downlink: { sampleRate: number; frameMs: number };
-  readonly stats: ConversationStats = { packetsIn: 0, decodeFailures: 0, droppedOutsideTurn: 0, utterances: 0 };
+  readonly stats: ConversationStats = { packetsIn: 0, decodeFailures: 0, droppedOutsideTurn: 0, droppedTooFast: 0, utterances: 0 };
   listening = false;
   mode: ListenMode = 'auto';
   wakeWord: string | undefined;
@@ -99,6 +106,9 @@ export class Conversation extends EventEmitter {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly cancelAll = new Set<AbortController>();
   private graceTimer: NodeJS.Timeout | undefined;
+  /** Audio (ms) the device may still send now: refills at real time up to AUDIO_SLACK_MS. */
+  private audioCredit = AUDIO_SLACK_MS;
+  private creditAt = Date.now();
 
   constructor(private readonly options: ConversationOptions) {
     super();
@@ -144,11 +154,16 @@ export class Conversation extends EventEmitter {
       this.stats.droppedOutsideTurn++;
       return;
     }
+    if (!this.withinRealTime()) {
+      this.stats.droppedTooFast++;
+      return;
+    }
     const pcm = this.decoder.decode(opus);
     if (!pcm) {
       this.stats.decodeFailures++;
       return;
     }
+    this.audioCredit -= (pcm.length * 1000) / UTTERANCE_RATE;
     if (this.options.collect === false) {
       this.emit('audio', pcm);
       return;
@@ -164,6 +179,14 @@ export class Conversation extends EventEmitter {
       if (!this.vad.inSpeech) this.keepTail(UTTERANCE_RATE); // pre-roll: the last second before speech
     }
     if (this.collected >= ((this.options.maxUtteranceMs ?? 30_000) * UTTERANCE_RATE) / 1000) this.endTurn('limit');
+  }
+
+  /** True while the device has not run more than AUDIO_SLACK_MS ahead of real time. */
+  private withinRealTime(): boolean {
+    const now = Date.now();
+    this.audioCredit = Math.min(AUDIO_SLACK_MS, this.audioCredit + (now - this.creditAt));
+    this.creditAt = now;
+    return this.audioCredit > 0;
   }
 
   /** Speaks a text (through the TTS provider) or PCM audio; answers queue up behind each other. */

@@ -193,8 +193,11 @@ for (const generation of HA_GENERATIONS) {
       try {
         await voice.say({ mode: 'realtime', realTime: false, trailingSilenceMs: 900 });
         await new Promise((r) => voice.speaker.once('first-audio', r));
-        // realtime mode: the microphone stays on while the device speaks.
-        for (const f of voice.mic.frames(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 3)))) voice.sendOpusPacket(f);
+        // realtime mode: the microphone stays on while the device speaks; a person talks at real time.
+        for (const f of voice.mic.frames(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 3)))) {
+          voice.sendOpusPacket(f);
+          await new Promise((r) => setTimeout(r, 60));
+        }
         const answer = await waitFor(() => events.find((e) => e.topic === 'answer'), 'the first answer to end');
         assert.equal((answer.payload as any).aborted, true);
         assert.ok((answer.payload as any).durationMs < 8000);

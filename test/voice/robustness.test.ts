@@ -3,7 +3,7 @@
 // outside Speaking, queue overflows and oversize packets.
 import { strict as assert } from 'node:assert';
 import { encodeAll } from '../../src/audio';
-import { Conversation, type Utterance } from '../../src/voice/conversation';
+import { AUDIO_SLACK_MS, Conversation, type Utterance } from '../../src/voice/conversation';
 import { VoiceHub } from '../../src/voice/voice-hub';
 import { DeviceSpeaker, lichuangDev, udpHelloProblem, XiaozhiWsDevice, DeviceVoice, speechSamples } from '../peers/xiaozhi-device';
 import { startHubServers } from './voice-harness';
@@ -55,6 +55,38 @@ describe('voice: odd devices', () => {
     conversation.handleJson({ type: 'listen', state: 'stop' });
     assert.equal(utterances.length, 0);
     assert.equal(conversation.stats.droppedOutsideTurn, 42);
+  });
+});
+
+describe('voice: uplink audio at most at real time', () => {
+  it('ten minutes of audio sent at once become one utterance of a few seconds, the rest dropped undecoded and counted', () => {
+    const utterances: Utterance[] = [];
+    const conversation = new Conversation({ link: { sendJson: () => undefined, sendAudio: () => undefined } });
+    conversation.on('utterance', (u) => utterances.push(u));
+    const [frame] = encodeAll(tone(16000, 60), { sampleRate: 16000, frameMs: 60 });
+    const started = Date.now();
+    conversation.handleJson({ type: 'listen', state: 'start', mode: 'manual' });
+    for (let i = 0; i < 10_000; i++) conversation.handleAudio(frame); // 600 s of 60 ms frames
+    conversation.handleJson({ type: 'listen', state: 'stop' });
+    const elapsed = Date.now() - started;
+    assert.equal(utterances.length, 1, 'one utterance, not one per 30 s');
+    assert.ok(utterances[0].durationMs <= AUDIO_SLACK_MS + elapsed + 60, `${utterances[0].durationMs} ms of audio in ${elapsed} ms`);
+    assert.equal(conversation.stats.droppedTooFast + utterances[0].durationMs / 60, 10_000, 'every frame is either heard or counted');
+  });
+
+  it('audio at real time is all taken: a 4 s turn paced at 60 ms frames is one 4 s utterance', async () => {
+    const utterances: Utterance[] = [];
+    const conversation = new Conversation({ link: { sendJson: () => undefined, sendAudio: () => undefined } });
+    conversation.on('utterance', (u) => utterances.push(u));
+    const frames = encodeAll(tone(16000, 4020), { sampleRate: 16000, frameMs: 60 });
+    conversation.handleJson({ type: 'listen', state: 'start', mode: 'manual' });
+    for (const f of frames) {
+      conversation.handleAudio(f);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    conversation.handleJson({ type: 'listen', state: 'stop' });
+    assert.equal(conversation.stats.droppedTooFast, 0);
+    assert.equal(utterances[0].durationMs, 4020);
   });
 });
 
