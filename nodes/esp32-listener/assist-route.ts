@@ -2,15 +2,17 @@
 //   GET /esp32-listener/assist/pipelines?server=<mcp-server id>
 // Home Assistant's pipelines (assist_pipeline/pipeline/list) through the deployed mcp-server's URL
 // and bearer, which never leave the runtime. Answer: {ok:true, pipelines:[{id, name, language}],
-// preferred} or {ok:false, error} with what to fix.
+// preferred} or {ok:false, error} with what to fix. Home Assistant's answer passes the secret
+// scrubber like every answer of our routes: a name or error echoing the bearer shows it masked.
 import { HomeAssistantLink } from '../../src/home-assistant/connection';
 import { listPipelines } from '../../src/home-assistant/pipeline-run';
 import { errorMessage } from '../../src/errors';
 import { homeAssistantAccess } from './assist-link';
+import { scrubAnswers } from '../shared/secret-gate';
 import type { RED } from '../shared/red-types';
 
 export function registerAssistPipelinesRoute(RED: RED): void {
-  RED.httpAdmin.get('/esp32-listener/assist/pipelines', RED.auth.needsPermission('esp32-listener.read'), async (req, res) => {
+  RED.httpAdmin.get('/esp32-listener/assist/pipelines', RED.auth.needsPermission('esp32-listener.read'), scrubAnswers(), async (req, res) => {
     let link: HomeAssistantLink | undefined;
     try {
       const access = homeAssistantAccess(RED, String(req.query.server ?? ''));

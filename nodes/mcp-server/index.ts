@@ -43,10 +43,18 @@ export = function (RED: RED) {
       provider = createProvider(RED, settings, node);
       // The bearer as this server sends it: the sign-in's, the token, or an Authorization header.
       const headerBearer = /^Bearer\s+(.+)$/i.exec(Object.entries(settings.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] ?? '')?.[1];
-      node.bearerAccess = () =>
-        settings.url
-          ? { url: settings.url, token: async () => (settings.authProvider ? await settings.authProvider.token() : settings.token || headerBearer) }
-          : undefined;
+      // A sign-in's bearer changes with each refresh: the one handed out is registered with the
+      // scrubber (the previous one released), so Home Assistant echoing it never shows it.
+      let releaseBearer: (() => void) | undefined;
+      const bearer = async () => {
+        const token = settings.authProvider ? await settings.authProvider.token() : settings.token || headerBearer;
+        const release = secrets.register([token]);
+        releaseBearer?.();
+        releaseBearer = release;
+        return token;
+      };
+      releases.push(() => releaseBearer?.());
+      node.bearerAccess = () => (settings.url ? { url: settings.url, token: bearer } : undefined);
       node.displayName = settings.name || def.name || settings.url || settings.command || settings.transport;
     } catch (err) {
       // Never throw from a constructor: report, and let every request fail with the reason.

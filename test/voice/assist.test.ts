@@ -12,6 +12,9 @@ import { speechSamples } from '../peers/xiaozhi-device/microphone';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { voicedMs, type TtsFormat } from '../peers/home-assistant/assist';
 import { freePort } from '../peers/free-port';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ASSIST_PIPELINES } from '../peers/home-assistant/assist';
 
 const voiceNodes = [
   require('../../nodes/esp32-listener/index.ts'),
@@ -162,6 +165,47 @@ describe('voice "assist": a xiaozhi device through a Home Assistant Assist pipel
       assert.ok(ha.assist!.served.some((f) => f.endsWith(`.${format}`)));
     });
   }
+
+  it("the token goes to Home Assistant's origin only: an answer on another host is fetched without it", async () => {
+    // Another origin (another port) that serves the same file, as HA's TTS proxy behind its external URL would.
+    const seen: IncomingHttpHeaders[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers);
+      fetch(new URL(req.url!, ha.url).href).then(async (r) =>
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? '' }).end(Buffer.from(await r.arrayBuffer())),
+      );
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise((r) => other.close(r)));
+    await loadAssist();
+    ha.assist!.script({
+      transcript: 'Turn on the kitchen light',
+      answer: 'The kitchen light is on.',
+      ttsOrigin: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
+    });
+    const voice = await wsVoice('ab:00:00:00:22:06');
+    const stopped = voice.speaker.nextStop();
+    await voice.say({ mode: 'manual', realTime: false });
+    await stopped;
+    assertHeard(voice, 'The kitchen light is on.');
+    assert.equal(seen.length, 1, 'the answer came from the other host');
+    assert.equal(seen[0].authorization, undefined, 'without the Home Assistant token');
+  });
+
+  it('the pipelines route passes what Home Assistant answers through the secret scrubber', async () => {
+    await loadAssist();
+    // A pipeline whose name echoes the token (Home Assistant echoing what it was sent).
+    ha.assist!.pipelines.push({ ...ASSIST_PIPELINES[0], id: 'echo', name: `echo ${ha.token}` });
+    try {
+      const res = await helper.request().get('/esp32-listener/assist/pipelines?server=ha').expect(200);
+      assert.equal(res.body.ok, true, JSON.stringify(res.body));
+      const text = JSON.stringify(res.body);
+      assert.doesNotMatch(text, new RegExp(ha.token));
+      assert.match(text, /echo \*\*\*/);
+    } finally {
+      ha.assist!.pipelines.pop();
+    }
+  });
 
   const failures: Array<{ name: string; code: string; setUp: () => { assist?: Record<string, unknown>; token?: string } }> = [
     {

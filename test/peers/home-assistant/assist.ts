@@ -53,6 +53,8 @@ export interface AssistScript {
   format?: TtsFormat;
   continueConversation?: boolean;
   fail?: 'stt-no-text-recognized' | 'intent-failed' | 'tts-failed';
+  /** Answer with an absolute TTS URL on this origin (HA does when its internal/external URL is set to another host). */
+  ttsOrigin?: string;
 }
 
 export interface AssistRunRecord {
@@ -75,6 +77,8 @@ export interface AssistStandIn {
   delays: { stt: number; intent: number; tts: number };
   /** TTS files served, by name */
   served: string[];
+  /** What assist_pipeline/pipeline/list answers (a test may add a pipeline named oddly). */
+  pipelines: Array<(typeof ASSIST_PIPELINES)[number]>;
   route(req: IncomingMessage, res: ServerResponse): boolean;
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -92,6 +96,7 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
     runs: [],
     delays: { stt: 30, intent: 30, tts: 30 },
     served: [],
+    pipelines: [...ASSIST_PIPELINES],
     script: (...next) => {
       scripts = next;
     },
@@ -148,7 +153,7 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
         case 'supported_features':
           return result(true);
         case 'assist_pipeline/pipeline/list':
-          return result(true, { pipelines: ASSIST_PIPELINES, preferred_pipeline: ASSIST_PIPELINES[0].id });
+          return result(true, { pipelines: standIn.pipelines, preferred_pipeline: standIn.pipelines[0]?.id });
         case 'assist_pipeline/run':
           return void run(
             msg,
@@ -278,7 +283,8 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
     const format = script.format ?? 'mp3';
     const name = `tts-${conversationId}-${standIn.runs.length}.${format}`;
     files.set(name, { body: readFileSync(join(FIXTURES, `${script.audio ?? 'answer'}.${format}`)), mime: MIME[format] });
-    event('tts-end', { tts_output: { media_id: `media-source://tts/-stream-/${name}`, token: name, url: `/api/tts_proxy/${name}`, mime_type: MIME[format] } });
+    const url = `${script.ttsOrigin ?? ''}/api/tts_proxy/${name}`;
+    event('tts-end', { tts_output: { media_id: `media-source://tts/-stream-/${name}`, token: name, url, mime_type: MIME[format] } });
     event('run-end');
   }
 
