@@ -5,7 +5,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createPgClient } from './pg-client';
-import { createPgliteClient } from './pglite-client';
+import { createSharedPgliteClient } from './shared-pglite';
 import type { SqlClient } from './sql-client';
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -13,7 +13,8 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.node-red-contrib-mcp-gemini', 'todo');
 }
 
-export function sqlClientFromEnv(env: NodeJS.ProcessEnv = process.env): SqlClient {
+/** The embedded folder has one owner process; other todo servers on it share that one (shared-pglite.ts). */
+export function sqlClientFromEnv(env: NodeJS.ProcessEnv = process.env, log?: (line: string) => void): SqlClient {
   if (env.DATABASE_URL) return createPgClient(env.DATABASE_URL);
-  return createPgliteClient(resolve(env.TODO_DATA_DIR || defaultDataDir(env)));
+  return createSharedPgliteClient(resolve(env.TODO_DATA_DIR || defaultDataDir(env)), log);
 }

@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
     log(USAGE);
     process.exit(2);
   }
-  const repo = new TodoRepository(sqlClientFromEnv());
+  const repo = new TodoRepository(sqlClientFromEnv(process.env, log));
   const factory = () => createTodoServer(repo);
   let stopTransport: () => Promise<void> = async () => undefined;
   let stopping = false;
