@@ -47,6 +47,19 @@ function folderKey(dir: string): Buffer {
 const proof = (key: Buffer, who: 'owner' | 'guest', nonce: string) => createHmac('sha256', key).update(`${who}:${nonce}`).digest('hex');
 const sameProof = (a: unknown, b: string) => typeof a === 'string' && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** Each line the peer sends, parsed; a line that is not JSON ends the connection. */
+function onJsonLines<T>(socket: Socket, onMessage: (message: T) => void): void {
+  createInterface({ input: socket }).on('line', (line) => {
+    let message: T;
+    try {
+      message = JSON.parse(line) as T;
+    } catch {
+      return void socket.destroy();
+    }
+    onMessage(message);
+  });
+}
+
 interface Request {
   id: number;
   sql: string;
@@ -94,13 +107,7 @@ export function createSharedPgliteClient(dataDir: string, log: (line: string) =>
         const pending = new Map<number, { resolve(rows: unknown[]): void; reject(err: Error): void }>();
         const guest: Role = { kind: 'guest', socket, pending };
         let trusted = false;
-        createInterface({ input: socket }).on('line', (line) => {
-          let reply: Reply & { proof?: string; nonce?: string };
-          try {
-            reply = JSON.parse(line) as Reply;
-          } catch {
-            return void socket.destroy();
-          }
+        onJsonLines<Reply & { proof?: string; nonce?: string }>(socket, (reply) => {
           if (!trusted) {
             // The first line proves the owner can read the key; anything else is not our owner.
             if (!sameProof(reply.proof, proof(key, 'owner', nonce)) || typeof reply.nonce !== 'string') {
@@ -194,13 +201,7 @@ function serveGuest(socket: Socket, db: SqlClient, guests: Set<Socket>, key: Buf
   socket.on('error', () => undefined);
   const nonce = randomBytes(16).toString('hex');
   let stage: 'hello' | 'proof' | 'trusted' = 'hello';
-  createInterface({ input: socket }).on('line', (line) => {
-    let request: Request & { hello?: string; proof?: string };
-    try {
-      request = JSON.parse(line) as Request;
-    } catch {
-      return void socket.destroy();
-    }
+  onJsonLines<Request & { hello?: string; proof?: string }>(socket, (request) => {
     if (stage === 'hello') {
       if (typeof request.hello !== 'string') return void socket.destroy();
       stage = 'proof';
