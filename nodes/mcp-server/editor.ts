@@ -9,10 +9,10 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
   const TRANSPORT_ROWS = {
     http: ['url', 'headers', 'token'],
     sse: ['url', 'headers', 'token'],
-    stdio: ['command', 'args', 'cwd', 'env'],
+    stdio: ['command', 'args', 'cwd', 'env', 'inheritEnv'],
     esp32: ['listener', 'deviceId'],
   };
-  const ALL_ROWS = ['url', 'headers', 'token', 'command', 'args', 'cwd', 'env', 'listener', 'deviceId'];
+  const ALL_ROWS = ['url', 'headers', 'token', 'command', 'args', 'cwd', 'env', 'inheritEnv', 'listener', 'deviceId'];
 
   function isJson(kind) {
     return function (v) {
@@ -421,6 +421,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
           args: $('#node-config-input-args').val(),
           cwd: $('#node-config-input-cwd').val(),
           env: JSON.stringify(en.plain),
+          inheritEnv: $('#node-config-input-inheritEnv').prop('checked'),
           timeout: $('#node-config-input-timeout').val(),
           protocolVersion: $('#node-config-input-protocolVersion').val(),
           auth: $('#node-config-input-auth').val(),

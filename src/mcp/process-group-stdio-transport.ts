@@ -3,7 +3,8 @@
 // real server orphaned (typescript-sdk#2023). Here close() ends stdin, then signals the whole
 // group (SIGTERM, then SIGKILL), so nothing the node started outlives it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage, getDefaultEnvironment, type JSONRPCMessage, type Transport } from './sdk';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from './sdk';
+import { childEnvironment, describeChildEnvironment } from './child-environment';
 import { shorten } from '../text';
 
 export interface ProcessGroupStdioOptions {
@@ -11,6 +12,8 @@ export interface ProcessGroupStdioOptions {
   args?: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** Pass Node-RED's whole environment, less its secrets (./child-environment.ts); else the SDK's short list. */
+  inheritEnv?: boolean;
   /** Each stderr line of the child (servers log there). */
   onStderrLine?: (line: string) => void;
   /** How long to wait after closing stdin before signalling, and between SIGTERM and SIGKILL. */
@@ -30,7 +33,12 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The last stderr lines: what a server that dies says about why. */
   private readonly recentStderr: string[] = [];
 
-  constructor(private readonly options: ProcessGroupStdioOptions) {}
+  /** What the child was started with (names are reported in errors, values never). */
+  private readonly childEnv: Record<string, string>;
+
+  constructor(private readonly options: ProcessGroupStdioOptions) {
+    this.childEnv = childEnvironment(options.env, options.inheritEnv === true);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -39,10 +47,10 @@ export class ProcessGroupStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('ProcessGroupStdioTransport already started');
     return new Promise((resolve, reject) => {
-      const { command, args = [], cwd, env } = this.options;
+      const { command, args = [], cwd } = this.options;
       const child = spawn(command, args, {
         cwd,
-        env: { ...getDefaultEnvironment(), ...env },
+        env: this.childEnv,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32', // own process group: -pid reaches grandchildren
         windowsHide: true,
@@ -55,7 +63,7 @@ export class ProcessGroupStdioTransport implements Transport {
         }),
       );
       child.once('error', (err: NodeJS.ErrnoException) => {
-        const e: NodeJS.ErrnoException = new Error(`cannot start "${command}": ${err.code ?? err.message}`, { cause: err });
+        const e: NodeJS.ErrnoException = new Error(`cannot start "${command}": ${err.code ?? err.message} (${this.environmentNote()})`, { cause: err });
         e.code = err.code;
         reject(e);
         this.onerror?.(e);
@@ -101,7 +109,11 @@ export class ProcessGroupStdioTransport implements Transport {
     const said = this.recentStderr.filter((l) => !/^\s+(at |File ")|^\s*[\^{}]?\s*$|^Node\.js v\d|^\s+\w+: .*,?$/.test(l));
     const errors = said.filter((l) => /error|exception|fatal|cannot|not found|denied|refused/i.test(l));
     const chosen = (errors.length ? errors : said).slice(-2);
-    return chosen.length ? `${how}: ${chosen.join(' | ')}` : `${how} (it wrote nothing on stderr)`;
+    return chosen.length ? `${how}: ${chosen.join(' | ')} (${this.environmentNote()})` : `${how} (it wrote nothing on stderr; ${this.environmentNote()})`;
+  }
+
+  private environmentNote(): string {
+    return describeChildEnvironment(this.childEnv, this.options.inheritEnv === true);
   }
 
   private drain(): void {

@@ -14,6 +14,8 @@ export const SERVER_SETTINGS = {
   args: { value: '' },
   cwd: { value: '' },
   env: { value: '' },
+  /** stdio: pass Node-RED's environment (less its secrets) to the server, not only PATH, HOME and a few more. */
+  inheritEnv: { value: false },
   /** A config node reference: the editor lists this server among the listener's users. */
   listener: { value: '', type: 'esp32-listener' },
   deviceId: { value: '' },

@@ -17,6 +17,8 @@ export interface McpServerSettings {
   args?: string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** stdio: pass Node-RED's environment less its secrets, not only the SDK's short list. */
+  inheritEnv?: boolean;
   listener?: string;
   deviceId?: string;
   /** Milliseconds per request. */
@@ -85,6 +87,7 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
     settings.args = args.map(String);
     settings.cwd = str(raw.cwd) || undefined;
     settings.env = withSecrets(stringRecord(expandEnvDeep(parseJsonish(raw.env, 'env'), env), 'env'), secret.env);
+    settings.inheritEnv = raw.inheritEnv === true || raw.inheritEnv === 'true';
     secretValues.push(...Object.values(secret.env ?? {}));
   } else {
     settings.listener = str(raw.listener);

@@ -23,6 +23,7 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
       args: s.args,
       cwd: s.cwd,
       env: s.env,
+      inheritEnv: s.inheritEnv,
       onStderrLine: hooks.onStderrLine,
     });
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromRuntime, helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { fromRuntime, helper, load, nextMessage, send, setEnv, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
 
 const ROOT = join(__dirname, '..', '..');
 const REDEPLOYS = Number(process.env.RELIABILITY_REDEPLOYS ?? 30);
@@ -29,6 +29,13 @@ if (process.env.STARTS) require('fs').appendFileSync(process.env.STARTS, 'x');
 process.stdout.write('hello, this is not JSON-RPC\\n');
 console.error('starting up');
 setTimeout(() => { console.error('Error: config file /etc/peer.conf missing'); process.exit(3); }, 100);
+`;
+
+// Reports which of the variables a Python server might need (or must never see) it got, then fails.
+const REPORTS_ENV = `
+const names = ['VIRTUAL_ENV', 'LANG', 'MCP_TOKEN', 'NODE_RED_CREDENTIAL_SECRET', 'MY_SERVICE_API_KEY', 'MIRROR_URL', 'MINE'];
+console.error('Error: saw ' + names.filter((n) => n in process.env).join(',') + ';');
+process.exit(1);
 `;
 
 function flow(server: Record<string, unknown>, tool = 'ping') {
@@ -115,6 +122,39 @@ describe('stdio faults end at Catch with the exit code and last stderr line', fu
       0,
       'stderr of a server that never spoke MCP is not logged per retry',
     );
+  });
+
+  describe("the server's environment", () => {
+    let restore: () => void;
+    before(() => {
+      restore = setEnv({
+        VIRTUAL_ENV: '/opt/venv',
+        LANG: 'de_DE.UTF-8',
+        MCP_TOKEN: 'endpoint-token-in-env',
+        NODE_RED_CREDENTIAL_SECRET: 'credential-secret-in-env',
+        MY_SERVICE_API_KEY: 'service-key-in-env',
+        MIRROR_URL: 'https://user:hunter2@mirror.example/simple',
+      });
+    });
+    after(() => restore());
+
+    it('by default the server gets only the short list and its own entries, and the error names what it got', async () => {
+      await load(flow({ args: ['-e', REPORTS_ENV], env: { MINE: 'x' } }));
+      const caught = nextMessage('caught');
+      send('call', { payload: {} });
+      const msg = await caught;
+      assert.match(msg.error.message, /Error: saw MINE;/);
+      assert.match(msg.error.message, /the server got only HOME, .*MINE.*PATH.*tick "Inherit Node-RED's environment"/);
+    });
+
+    it("with Inherit Node-RED's environment it gets VIRTUAL_ENV and the locale, never a secret", async () => {
+      await load(flow({ args: ['-e', REPORTS_ENV], env: { MINE: 'x' }, inheritEnv: true }));
+      const caught = nextMessage('caught');
+      send('call', { payload: {} });
+      const msg = await caught;
+      assert.match(msg.error.message, /Error: saw VIRTUAL_ENV,LANG,MINE;/);
+      assert.match(msg.error.message, /Node-RED's environment without its secrets/);
+    });
   });
 
   it('a server that dies during a call: the call fails naming the exit and the tool', async () => {
