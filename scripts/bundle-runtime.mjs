@@ -35,7 +35,15 @@ function requireFrom(root) {
 export function bundleRuntime(root, esbuild, types) {
   const dist = join(root, 'dist');
   const entry = join(dist, 'nodes', 'shared', 'runtime-entry.js');
-  writeFileSync(entry, `module.exports = {\n${types.map((t) => `  '${t}': require('../${t}/index.js'),`).join('\n')}\n};\n`);
+  // Besides the node types: what settings.js may require (skip-editor-parsing.ts), in the same bundle
+  // so that it and the endpoint nodes share one module state.
+  const extras = { skipEditorParsing: 'mcp-endpoint/skip-editor-parsing.js' };
+  writeFileSync(
+    entry,
+    `module.exports = {\n${types.map((t) => `  '${t}': require('../${t}/index.js'),`).join('\n')}\n${Object.entries(extras)
+      .map(([k, f]) => `  ${k}: require('../${f}'),`)
+      .join('\n')}\n};\n`,
+  );
   const inputs = new Set();
   const bundle = (entryPoint, outfile) => {
     const result = esbuild.buildSync({
@@ -73,6 +81,12 @@ export function bundleRuntime(root, esbuild, types) {
     writeFileSync(
       join(dist, 'nodes', type, 'index.js'),
       `// The ${type} node, from the runtime bundle (scripts/bundle-runtime.mjs).\nmodule.exports = require('../shared/runtime.js')['${type}'];\n`,
+    );
+  }
+  for (const [key, file] of Object.entries(extras)) {
+    writeFileSync(
+      join(dist, 'nodes', file),
+      `// From the runtime bundle (scripts/bundle-runtime.mjs).\nmodule.exports = require('../shared/runtime.js').${key};\n`,
     );
   }
   const notices = thirdPartyNotices(root, inputs);

@@ -18,6 +18,9 @@ module.exports = {
   logging: {
     console: { level: process.env.NODE_RED_LOG_LEVEL || 'info', metrics: false, audit: false },
   },
+  // The editor's API is at "/" here, in front of the MCP endpoints: let their requests past its body
+  // parsers, so a caller without a token is refused before its body is read (docs/mcp-endpoint.md).
+  httpAdminMiddleware: require('../dist/nodes/mcp-endpoint/skip-editor-parsing.js'),
   // No network is needed: no module auto-install, no telemetry prompt, no projects.
   externalModules: { autoInstall: false },
   telemetry: { enabled: false },

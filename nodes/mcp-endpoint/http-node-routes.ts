@@ -2,6 +2,7 @@
 // httpNodeMiddleware, and removing the routes again on redeploy. The router stack is filtered,
 // not spliced inside a loop (splicing while iterating skips the next layer: 21-httpin.js's pitfall).
 import type { RequestHandler } from 'express';
+import { serveEndpointPath } from '../../src/server/endpoint-paths';
 import type { RED } from '../shared/red-types';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -15,7 +16,11 @@ export function mountRoutes(RED: RED, path: string, methods: HttpMethod[], handl
   const configured = RED.settings.httpNodeMiddleware;
   const middleware: RequestHandler = typeof configured === 'function' ? configured : (_q, _s, next) => next();
   for (const method of methods) RED.httpNode[method](path, middleware, handler);
+  // For skip-editor-parsing.ts: the full path, as the top-level app sees the request.
+  const nodeRoot = typeof RED.settings.httpNodeRoot === 'string' ? RED.settings.httpNodeRoot : '/';
+  const release = serveEndpointPath(nodeRoot.replace(/\/+$/, '') + path);
   return () => {
+    release();
     const router: { stack?: RouterLayer[] } | undefined = RED.httpNode._router;
     if (!router?.stack) return;
     router.stack = router.stack.filter((layer) => !(layer.route && layer.route.path === path && layer.route.stack.some((l) => l.handle === handler)));
