@@ -47,6 +47,12 @@ export interface HttpServingOptions {
 
 export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSIONS_PER_CLIENT = 10;
+/**
+ * JSON-RPC batches (2025-03-26 only; later revisions dropped them) are bounded: a batch of 100
+ * tools/list requests cost 4.8 KB to send and answered 71 times that. Clients batch a few messages
+ * (a response and a notification), never dozens.
+ */
+export const MAX_BATCH = 10;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 interface Session {
@@ -126,6 +132,8 @@ export class HttpServing {
       const body = await parseBody(request);
       if (body === INVALID) return jsonError(400, ProtocolErrorCode.ParseError, 'Parse error: the body is not JSON.');
       if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return jsonError(400, -32600, `Invalid request: the message nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (Array.isArray(body) && body.length > MAX_BATCH)
+        return jsonError(400, -32600, `Invalid request: a batch of ${body.length} messages; this endpoint takes at most ${MAX_BATCH} at once.`);
       if (!sessionId && !(await isLegacyRequest(request, body))) return this.modern.fetch(request, { authInfo, parsedBody: body });
       return this.serveLegacy(request, sessionId, body, authInfo, req.socket.remoteAddress);
     }

@@ -97,6 +97,27 @@ describe('security: mcp-endpoint sessions are bounded', function () {
     assert.equal(target.serving.sessionCount, 4);
   });
 
+  it('a JSON-RPC batch of more than 10 messages is refused (400) and none of it is answered', async () => {
+    target = await servingOn({ maxSessions: 100, sessionIdleMs: 60_000 });
+    const init = await initialize(target.url, TOKEN);
+    const session = init.headers.get('mcp-session-id')!;
+    await init.body?.cancel();
+    const headers = {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 10, method: 'tools/list' })));
+    const refused = await fetch(target.url, { method: 'POST', headers, body: batch(100) });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /a batch of 100 messages; this endpoint takes at most 10/);
+    const small = await fetch(target.url, { method: 'POST', headers, body: batch(3) });
+    assert.equal(small.status, 200);
+    assert.equal((await small.text()).match(/"tools":\[\]/g)?.length, 3, 'a small batch is answered in full');
+  });
+
   it('closes a session idle for longer than sessionIdleMs', async () => {
     target = await servingOn({ maxSessions: 100, sessionIdleMs: 300 });
     const idle = await legacyClient(target.url);
