@@ -1,8 +1,10 @@
-// examples/esp32-voice-talk-to-your-home.json and examples/esp32-voice-live.json end to end in a
-// real Node-RED: the simulated xiaozhi device speaks (real Opus), hears the answer (its speaker
-// judges it), and the Home Assistant stand-in sees the tool call. Each flow runs as shipped
-// (WebSocket on Node-RED's own port) and with its listener switched to the MQTT gateway, where the
-// device asks for the UDP audio channel in its hello as the firmware does.
+// The three voice examples (esp32-voice-talk-to-your-home: voice "flow"; esp32-voice-live: "live";
+// esp32-voice-home-assistant-assist: "assist") end to end in a real Node-RED: the simulated xiaozhi
+// device speaks (real Opus), hears the answer (its speaker judges it, and counts any audio that
+// arrives before `tts start`, which a real device drops), and the Home Assistant stand-in sees the
+// tool call. Each flow runs as shipped (WebSocket on Node-RED's own port) and with its listener
+// switched to the MQTT gateway, where the device asks for the UDP audio channel in its hello as the
+// firmware does and audio and `tts start` travel different paths.
 import assert from 'node:assert/strict';
 import { reply, ANSWER_PCM } from '../peers/fake-gemini';
 import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
@@ -99,6 +101,8 @@ function describeVoice(generation: HaGeneration) {
           assert.deepEqual(voice.speaker.report.stt, ['Turn on the kitchen light']);
           assert.deepEqual(voice.speaker.report.sentences, ['The kitchen light is on.']);
           assert.ok(Math.abs(voice.speaker.report.playedMs - 1666) <= 167, `played ${voice.speaker.report.playedMs} ms`);
+          // No audio reached the device before its `tts start` (it would drop it), as for the other two voice modes.
+          assert.equal(voice.speaker.report.outsideSpeaking + voice.speaker.report.overflows, 0);
           const user = await nr.debug.next('ast-debug-turns', (m) => m.value?.role === 'user');
           const assistant = await nr.debug.next('ast-debug-turns', (m) => m.value?.role === 'assistant');
           assert.equal(user.value.payload, 'Turn on the kitchen light');
