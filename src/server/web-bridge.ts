@@ -49,7 +49,7 @@ async function readBody(req: IncomingMessage & { body?: unknown }, limit: number
     if (size > limit) throw tooLarge(limit); // stop reading: the caller answers 413 and closes the connection
     chunks.push(chunk as Buffer);
   }
-  return new Uint8Array(Buffer.concat(chunks));
+  return Buffer.concat(chunks, size); // a Buffer is a Uint8Array: no second copy
 }
 
 export interface WebRequestOptions {
@@ -81,10 +81,21 @@ export function requestHead(req: IncomingMessage & { originalUrl?: string }, opt
 
 /** The whole request, its body read up to `maxBodyBytes` (rejects with a RequestBodyError). */
 export async function toWebRequest(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Promise<Request> {
+  return (await readWebRequest(req, options)).request;
+}
+
+/** The web Request and the body's bytes as read: JSON is parsed from these, not from a clone of the Request's stream. */
+export async function readWebRequest(
+  req: IncomingMessage & { originalUrl?: string },
+  options: WebRequestOptions = {},
+): Promise<{ request: Request; body: Buffer | undefined }> {
   const [url, init] = requestInit(req, options);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
   const body = hasBody ? await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
-  return new Request(url, { ...init, body: body as unknown as BodyInit });
+  return {
+    request: new Request(url, { ...init, body: body as unknown as BodyInit }),
+    body: body && Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+  };
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
