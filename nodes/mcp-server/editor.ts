@@ -1,6 +1,6 @@
 // The mcp-server dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
-import { HOME_ASSISTANT_ADDON, HOME_ASSISTANT_DEFAULT_URL } from '../../src/mcp/home-assistant-addon';
+import { HOME_ASSISTANT_ADDON, homeAssistantMcpUrl } from '../../src/mcp/home-assistant-addon';
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { TIMEOUT_SETTING } from '../shared/editor/validators';
@@ -366,8 +366,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
         $('#node-config-input-transport').val('http').trigger('change');
         $('#node-config-input-auth').val('token').trigger('change');
         const cur = String($('#node-config-input-url').val() || '');
-        const url = cur && cur !== HOME_ASSISTANT_ADDON.url ? cur.replace(/\/api\/mcp.*$/, '').replace(/\/+$/, '') + '/api/mcp' : HOME_ASSISTANT_DEFAULT_URL;
-        $('#node-config-input-url').val(url).trigger('change');
+        $('#node-config-input-url').val(homeAssistantMcpUrl(cur)).trigger('change');
         // The add-on's token reference means nothing outside the add-on.
         if ($('#node-config-input-token').val() === HOME_ASSISTANT_ADDON.token) $('#node-config-input-token').val('').trigger('change');
         if (!$('#node-config-input-name').val()) $('#node-config-input-name').val('Home Assistant');

@@ -9,7 +9,9 @@ export function httpStatusOf(err: unknown): number | undefined {
   const e = err as { status?: unknown; code?: unknown; data?: { status?: unknown } };
   if (typeof e?.data?.status === 'number') return e.data.status;
   if (typeof e?.status === 'number') return e.status;
-  return undefined;
+  // The SSE transport's GET failure carries the status only in its text.
+  const sse = /SSE error: Non-200 status code \((\d{3})\)/.exec(errorMessage(err));
+  return sse ? Number(sse[1]) : undefined;
 }
 
 /**
@@ -38,7 +40,7 @@ function isTimeout(err: unknown): boolean {
 }
 
 /** Describe a failure to reach or talk to `where` in one sentence a person can act on. */
-export function connectionError(where: string, err: unknown, timeoutMs: number): McpNodeError {
+export function connectionError(where: string, err: unknown, timeoutMs: number, transport?: string): McpNodeError {
   if (err instanceof McpNodeError) return err;
   const status = httpStatusOf(err);
   if (status === 401 || status === 403) {
@@ -47,7 +49,11 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
     return new McpNodeError(`${where}: ${text} (${advice})`, text, 'UNAUTHORIZED', { status });
   }
   if (status !== undefined) {
-    return new McpNodeError(`${where}: HTTP ${status} ${shorten(errorMessage(err), 400)}`, `HTTP ${status}`, 'HTTP_ERROR', { status });
+    const advice = httpAdvice(where, status, transport);
+    const said = withoutHtml(errorMessage(err));
+    return new McpNodeError(`${where}: HTTP ${status}${advice ? ` (${advice})` : ''}${said ? `: ${shorten(said, 300)}` : ''}`, `HTTP ${status}`, 'HTTP_ERROR', {
+      status,
+    });
   }
   if (isTimeout(err)) {
     return new McpNodeError(`${where}: no answer within ${+(timeoutMs / 1000).toFixed(3)} s (request timed out)`, 'timeout', 'TIMEOUT');
@@ -55,6 +61,12 @@ export function connectionError(where: string, err: unknown, timeoutMs: number):
   const cause = rootCause(err);
   const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;
   if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (command not found)`, 'spawn ENOENT', code);
+  if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && ADDON_URL.test(where) && !process.env.SUPERVISOR_TOKEN) {
+    return new McpNodeError(`${where}: ${NOT_THE_ADDON}`, 'not the add-on', code, { cause: code });
+  }
+  if (WRONG_TLS.test(`${cause} ${causeMessage(err)}`)) {
+    return new McpNodeError(`${where}: ${PLAIN_HTTP}`, 'https to an http server', 'TLS_MISMATCH', { cause });
+  }
   if (code) {
     // What the code means and what to do, once. The SDK's and fetch's own wording ("Version
     // negotiation probe failed: fetch failed") says nothing more to a person, so it is left out
@@ -73,6 +85,33 @@ const HOME_ASSISTANT_MCP = /\/api\/mcp(?:\/[A-Za-z0-9_-]+)?\/?(?:[?#]|$)/;
 const HOME_ASSISTANT_401 =
   "check the access token; since Home Assistant 2026.10 a new Model Context Protocol Server entry also needs an administrator's token " +
   "(or its option 'Require an administrator account' turned off)";
+
+// The add-on preset's address exists only inside the Home Assistant add-on, where the Supervisor
+// also sets SUPERVISOR_TOKEN: without it, "host not found" is the wrong advice.
+const ADDON_URL = /^https?:\/\/supervisor\//;
+const NOT_THE_ADDON =
+  'Node-RED is not running as the Home Assistant add-on (there is no SUPERVISOR_TOKEN), so the add-on address http://supervisor/… does not exist here: use the "Home Assistant URL" preset with your Home Assistant\'s address and a long-lived access token';
+// https:// to a server that speaks plain HTTP: OpenSSL reads the HTTP answer as a TLS record.
+const WRONG_TLS = /WRONG_VERSION_NUMBER|wrong version number|EPROTO|packet length too long/i;
+const PLAIN_HTTP = 'the server answered in plain HTTP, not HTTPS: use http:// in the URL (or the https port of a proxy in front of it)';
+
+/** What a status means for this server, in a few words a person can act on. */
+function httpAdvice(where: string, status: number, transport?: string): string | undefined {
+  if (status === 404 && HOME_ASSISTANT_MCP.test(where))
+    return 'Home Assistant serves no MCP here: add the "Model Context Protocol Server" integration (Settings → Devices & services), and check that the URL ends in /api/mcp';
+  if ((status === 404 || status === 405) && transport === 'sse')
+    return 'no HTTP+SSE endpoint at this URL: if the server speaks Streamable HTTP (most do today), choose the Streamable HTTP transport';
+  if (status === 404) return "nothing at this path: check the URL's path";
+  return undefined;
+}
+
+/** A server's error page is HTML: a person needs its title or first words, not the markup. */
+function withoutHtml(text: string): string {
+  if (!/<(!doctype|html|head|body|title|h1|pre)\b/i.test(text)) return text;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(text)?.[1];
+  if (/plain HTTP request was sent to HTTPS port/i.test(text)) return 'the server expects HTTPS: use https:// in the URL';
+  return (title ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+}
 
 /** The red ring's few words for each code (the message has the whole sentence). */
 const STATUS: Record<string, string> = {

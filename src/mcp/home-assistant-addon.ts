@@ -11,3 +11,24 @@ export const HOME_ASSISTANT_ADDON = {
 
 /** Home Assistant on the network, as the "Home Assistant URL" button fills it when the URL is blank. */
 export const HOME_ASSISTANT_DEFAULT_URL = 'http://homeassistant.local:8123/api/mcp';
+
+/**
+ * What the "Home Assistant URL" button makes of what was typed: Home Assistant's MCP URL. A bare
+ * host or address (`homeassistant.local`, `192.168.1.20`) is Home Assistant's own web server, so it
+ * gets `http://` and port 8123; a URL with a scheme keeps its port (a reverse proxy on 443 has
+ * none to add) and any path prefix. `/api/mcp` ends it once. `${VAR}` references stay as typed.
+ */
+export function homeAssistantMcpUrl(typed: string): string {
+  const text = typed.trim();
+  if (!text || text === HOME_ASSISTANT_ADDON.url) return HOME_ASSISTANT_DEFAULT_URL;
+  const withPath = (base: string) => base.replace(/\/api\/mcp.*$/, '').replace(/\/+$/, '') + '/api/mcp';
+  if (text.includes('${')) return withPath(text);
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+  try {
+    const url = new URL(hasScheme ? text : `http://${text}`);
+    if (!hasScheme && !url.port) url.port = '8123';
+    return withPath(`${url.protocol}//${url.host}${url.pathname}`);
+  } catch {
+    return withPath(text);
+  }
+}

@@ -302,7 +302,7 @@ export class McpSession implements ToolProvider {
           return conn;
         })
         .catch((err) => {
-          const e = connectionError(this.where, err, this.settings.timeoutMs);
+          const e = connectionError(this.where, err, this.settings.timeoutMs, this.settings.transport);
           this.setState({ kind: 'error', reason: e.status });
           const wait = this.scheduleReconnect();
           // One line per failed attempt at most, and only when the reason changed: a server that
@@ -428,7 +428,7 @@ export class McpSession implements ToolProvider {
         code: (err as { code?: unknown }).code,
       });
     }
-    return connectionError(this.where, err, timeoutMs);
+    return connectionError(this.where, err, timeoutMs, this.settings.transport);
   }
 
   private setState(s: ProviderState): void {

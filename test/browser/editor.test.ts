@@ -164,6 +164,11 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator('#node-config-input-url').blur();
     await page.waitForFunction(() => $('#node-config-input-url').hasClass('input-error'));
 
+    // A bare host name becomes a whole URL: scheme, Home Assistant's port, the MCP path.
+    await page.fill('#node-config-input-url', 'homeassistant.local');
+    await page.locator('#node-config-mcp-ha-preset').click();
+    assert.equal(await page.inputValue('#node-config-input-url'), 'http://homeassistant.local:8123/api/mcp');
+
     // The preset turns a base address into HA's MCP endpoint and names the server.
     await page.fill('#node-config-input-url', ha!.url.replace(/\/api\/mcp$/, ''));
     await page.locator('#node-config-mcp-ha-preset').click();
