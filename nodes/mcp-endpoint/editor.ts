@@ -41,6 +41,18 @@ import { registerDialog } from '../shared/editor/register';
       return this.name || 'MCP ' + (this.path || '/mcp');
     },
     oneditprepare: function () {
+      // A new endpoint does not start on a path another endpoint already serves (the examples use /mcp).
+      if (!RED.nodes.node(this.id)) {
+        const taken: string[] = [];
+        RED.nodes.eachConfig(function (conf: object) {
+          const n = conf as { type: string; path?: string };
+          if (n.type === 'mcp-endpoint' && n.path) taken.push(n.path.replace(/\/+$/, ''));
+          return true;
+        });
+        let path = '/mcp';
+        for (let i = 2; taken.indexOf(path) >= 0; i++) path = '/mcp-' + i;
+        $('#node-config-input-path').val(path);
+      }
       const context = (RED.settings as { context?: { stores?: string[] } }).context; // set when the runtime has context stores
       const stores = (context && context.stores) || [];
       const select = $('#node-config-input-contextStore');

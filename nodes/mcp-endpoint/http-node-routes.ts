@@ -12,13 +12,18 @@ interface RouterLayer {
   route?: { path: string; stack: Array<{ handle: unknown }> };
 }
 
-export function mountRoutes(RED: RED, path: string, methods: HttpMethod[], handler: RequestHandler): () => void {
+/** The full path (httpNodeRoot included) a route at `path` answers on. */
+export function fullPath(RED: RED, path: string): string {
+  const nodeRoot = typeof RED.settings.httpNodeRoot === 'string' ? RED.settings.httpNodeRoot : '/';
+  return nodeRoot.replace(/\/+$/, '') + path;
+}
+
+export function mountRoutes(RED: RED, path: string, methods: HttpMethod[], handler: RequestHandler, owner = ''): () => void {
   const configured = RED.settings.httpNodeMiddleware;
   const middleware: RequestHandler = typeof configured === 'function' ? configured : (_q, _s, next) => next();
   for (const method of methods) RED.httpNode[method](path, middleware, handler);
   // For skip-editor-parsing.ts: the full path, as the top-level app sees the request.
-  const nodeRoot = typeof RED.settings.httpNodeRoot === 'string' ? RED.settings.httpNodeRoot : '/';
-  const release = serveEndpointPath(nodeRoot.replace(/\/+$/, '') + path);
+  const release = serveEndpointPath(fullPath(RED, path), owner);
   return () => {
     release();
     const router: { stack?: RouterLayer[] } | undefined = RED.httpNode._router;

@@ -10,7 +10,8 @@ import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
-import { mountRoutes } from './http-node-routes';
+import { fullPath, mountRoutes } from './http-node-routes';
+import { endpointPathOwner } from '../../src/server/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
 import type { McpEndpointConfigNode } from './endpoint-config';
@@ -18,6 +19,15 @@ import type { Node, NodeDef, NodeStatus, RED } from '../shared/red-types';
 
 // serverInfo.version: the package's version, as the client side announces it.
 const VERSION = '0.1.0';
+
+class PathTaken extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-endpoint');
@@ -34,6 +44,9 @@ export = function (RED: RED) {
       const settings = endpointSettings(expandEnvDeep({ ...def }, env), expandEnvDeep({ ...(node.credentials ?? {}) }, env));
       const unsetTokens = unsetVariables(storedTokens(RED, node), env);
       node.label = settings.name !== 'node-red' ? settings.name : settings.path;
+      // Two endpoints on one path: Express would give every request to the first, silently.
+      const owner = endpointPathOwner(fullPath(RED, settings.path));
+      if (owner) throw new PathTaken(t('mcp-endpoint.errors.pathTaken', { path: settings.path, owner }), settings.path);
       node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions });
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
       const serving = new HttpServing(node.endpoint, {
@@ -45,7 +58,7 @@ export = function (RED: RED) {
         sessionsPerClient: settings.sessionsPerClient,
         onError: (err) => node.debug(errorMessage(err)),
       });
-      closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle), () => serving.close());
+      closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle, `${node.label} (${node.id})`), () => serving.close());
       if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
       const open = settings.tokens.length === 0 && settings.anonymous;
       status = open
@@ -64,10 +77,11 @@ export = function (RED: RED) {
       if (open) node.log(t('mcp-endpoint.errors.anonymous', { path: settings.path }));
     } catch (err) {
       // Never throw from a constructor: report, and let every tool-in show the reason.
-      node.error(t('mcp-endpoint.errors.badConfig', { reason: errorMessage(err) }));
+      const taken = err instanceof PathTaken;
+      node.error(taken ? err.message : t('mcp-endpoint.errors.badConfig', { reason: errorMessage(err) }));
       node.label = String(def.name || def.path || 'mcp-endpoint');
       node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
-      status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.badConfig') };
+      status = { fill: 'red', shape: 'ring', text: taken ? t('mcp-endpoint.status.pathTaken', { path: err.path }) : t('mcp-endpoint.status.badConfig') };
     }
     // One tools/list_changed per deploy: announce when the runtime has started every node.
     const flush = () => node.endpoint.tools.flush();

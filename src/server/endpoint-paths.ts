@@ -2,22 +2,28 @@
 // number of redeploys). The editor-API bypass (nodes/mcp-endpoint/skip-editor-parsing.ts) asks it
 // whether a request is for an endpoint. Paths compare as Express routes do: case-insensitive, a
 // trailing slash ignored.
-const served = new Map<string, number>();
+const served = new Map<string, { owner: string; count: number }>();
 
 const normal = (path: string) => path.split('?')[0].replace(/\/+$/, '').toLowerCase() || '/';
 
-/** Marks `path` (the full path, httpNodeRoot included) as served until the returned function is called. */
-export function serveEndpointPath(path: string): () => void {
+/** Marks `path` (the full path, httpNodeRoot included) as served by `owner` until the returned function is called. */
+export function serveEndpointPath(path: string, owner = ''): () => void {
   const key = normal(path);
-  served.set(key, (served.get(key) ?? 0) + 1);
+  const entry = served.get(key);
+  served.set(key, { owner: entry?.owner ?? owner, count: (entry?.count ?? 0) + 1 });
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    const left = (served.get(key) ?? 1) - 1;
-    if (left > 0) served.set(key, left);
+    const left = (served.get(key)?.count ?? 1) - 1;
+    if (left > 0) served.set(key, { owner: served.get(key)!.owner, count: left });
     else served.delete(key);
   };
+}
+
+/** Who serves `path` now (as given to serveEndpointPath), or undefined when nobody does. */
+export function endpointPathOwner(path: string): string | undefined {
+  return served.get(normal(path))?.owner;
 }
 
 export function isEndpointPath(url: string): boolean {

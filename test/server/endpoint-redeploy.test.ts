@@ -83,6 +83,30 @@ describe('mcp-endpoint on redeploy', function () {
     await disconnect(c);
   });
 
+  it('a second endpoint on a path already served says so on its users and in the log, and the first keeps the path', async () => {
+    const flow: FlowNode[] = [
+      ...flowWith('first'),
+      { id: 'ep2', type: 'mcp-endpoint', name: 'second', path: '/mcp/' },
+      { id: 'in-b', type: 'mcp-tool-in', z: 'tab1', endpoint: 'ep2', name: 'second-tool', wires: [['out']] },
+    ];
+    await loadFlow(flow, credentials);
+    // The helper records every status a node set (a sinon spy): the last is what the editor shows.
+    const shown = (helper.getNode('in-b') as any).status.args.map((a: any[]) => a[0]?.text);
+    assert.match(shown[shown.length - 1], /^\/mcp is taken by another endpoint$/);
+    const logged = (helper.log().args as any[][]).map((a) => String(a[0]?.msg ?? ''));
+    assert.ok(
+      logged.some((m) => /path \/mcp is already served by \/mcp \(ep\)/.test(m)),
+      `the log names the endpoint that has the path:\n${logged.filter((m) => /served/.test(m)).join('\n')}`,
+    );
+    const c = await connect('/mcp', '2026-07-28', TOKEN);
+    assert.deepEqual(
+      (await c.client.listTools()).tools.map((t) => t.name),
+      ['first'],
+      'the first endpoint still serves the path',
+    );
+    await disconnect(c);
+  });
+
   it('a removed endpoint leaves no route behind', async () => {
     await redeploy([{ id: 'tab1', type: 'tab', label: 'tools' }], 'full');
     const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
