@@ -3,7 +3,11 @@
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { GEMINI_FAMILY } from '../shared/editor/families';
+import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-users';
 (function () {
+  // The editor's RED types its events narrowly; the calls made here are the documented ones.
+  const red = RED as unknown as EditorRed;
+  trackAgentServerUsers(red);
   const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
   // The value core's config pickers use for "add a new one".
   const ADD = '_ADD_';
@@ -440,6 +444,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
       prepareTestButton(node, serverRows.current);
     },
     oneditsave: function () {
+      setServerUsers(red, this, 'remove');
       this.servers = rowsOf($('#node-input-servers-container')).filter(function (s) {
         return s.server;
       });
@@ -452,6 +457,7 @@ import { GEMINI_FAMILY } from '../shared/editor/families';
         parsedArgs = spArgs;
       }
       this.systemPrompt = spId ? { server: spId, name: String($('#gemini-agent-sp-name').val() ?? '').trim(), arguments: parsedArgs } : {};
+      setServerUsers(red, this, 'add');
     },
   });
 })();

@@ -120,6 +120,22 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       .screenshot({ path: join(screenshotDir, `${name}.png`) });
   }
 
+  it("a server named only in the agent's server list counts the agent as its user: not dashed as unused", async () => {
+    assert.equal(
+      await page.evaluate(() =>
+        RED.nodes
+          .node('ha')!
+          .users.map((u: { id: string }) => u.id)
+          .join(','),
+      ),
+      'agent1',
+    );
+    await page.evaluate(() => RED.sidebar.show('config'));
+    const entry = page.locator('.red-ui-palette-node-config', { hasText: 'Home Assistant' });
+    await entry.waitFor();
+    assert.equal(await entry.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false);
+  });
+
   it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {
     await openEditor('agent1');
     // Suggestions: the model field offers the datalist of current Gemini names.
