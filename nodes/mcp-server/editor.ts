@@ -361,6 +361,24 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
         if (!$('#node-config-input-name').val()) $('#node-config-input-name').val('Home Assistant');
         presetNote('haAddonNote');
       });
+      // The two MCP servers inside this package, started with the module: prefix (found wherever the package is installed).
+      function bundled(name: 'demo' | 'todo', args: string[]) {
+        $('#node-config-input-transport').val('stdio').trigger('change');
+        $('#node-config-input-command').val('node').trigger('change');
+        $('#node-config-input-args')
+          .val(JSON.stringify(['module:node-red-contrib-mcp-gemini/dist/servers/' + name + '/main.js'].concat(args)))
+          .trigger('change');
+        if (!$('#node-config-input-name').val()) $('#node-config-input-name').val(name);
+        presetNote(name + 'Note');
+      }
+      $('#node-config-mcp-bundled-demo').on('click', function (e) {
+        e.preventDefault();
+        bundled('demo', []);
+      });
+      $('#node-config-mcp-bundled-todo').on('click', function (e) {
+        e.preventDefault();
+        bundled('todo', ['stdio']);
+      });
       $('#node-config-mcp-ha-preset').on('click', function (e) {
         e.preventDefault();
         $('#node-config-input-transport').val('http').trigger('change');

@@ -2,6 +2,7 @@
 // ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
 import { SdkError, SdkErrorCode, SdkHttpError } from './sdk';
+import { isAbsolute, resolve } from 'node:path';
 import { shorten } from '../text';
 
 export function httpStatusOf(err: unknown): number | undefined {
@@ -40,7 +41,15 @@ function isTimeout(err: unknown): boolean {
 }
 
 /** Describe a failure to reach or talk to `where` in one sentence a person can act on. */
-export function connectionError(where: string, err: unknown, timeoutMs: number, transport?: string): McpNodeError {
+/** What the error is about: the transport, and for stdio the command and the folder it starts in. */
+export interface ErrorContext {
+  transport?: string;
+  command?: string;
+  cwd?: string;
+}
+
+export function connectionError(where: string, err: unknown, timeoutMs: number, context: ErrorContext = {}): McpNodeError {
+  const { transport } = context;
   if (err instanceof McpNodeError) return err;
   const status = httpStatusOf(err);
   if (status === 401 || status === 403) {
@@ -60,7 +69,7 @@ export function connectionError(where: string, err: unknown, timeoutMs: number, 
   }
   const cause = rootCause(err);
   const code = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause) ? cause : undefined;
-  if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (command not found)`, 'spawn ENOENT', code);
+  if (code === 'ENOENT') return new McpNodeError(`${where}: spawn ENOENT (${commandNotFound(context)})`, 'spawn ENOENT', code);
   if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && ADDON_URL.test(where) && !process.env.SUPERVISOR_TOKEN) {
     return new McpNodeError(`${where}: ${NOT_THE_ADDON}`, 'not the add-on', code, { cause: code });
   }
@@ -94,6 +103,17 @@ const NOT_THE_ADDON =
 // https:// to a server that speaks plain HTTP: OpenSSL reads the HTTP answer as a TLS record.
 const WRONG_TLS = /WRONG_VERSION_NUMBER|wrong version number|EPROTO|packet length too long/i;
 const PLAIN_HTTP = 'the server answered in plain HTTP, not HTTPS: use http:// in the URL (or the https port of a proxy in front of it)';
+
+/** Where a command that was not found was looked for. */
+function commandNotFound({ command, cwd }: ErrorContext): string {
+  if (!command) return 'command not found';
+  if (isAbsolute(command)) return `${command} does not exist`;
+  if (/[\\/]/.test(command)) {
+    const base = cwd || process.cwd();
+    return `command not found: ${command} was looked up relative to ${base} (${cwd ? 'the Working dir' : "Node-RED's own folder, as Working dir is blank"}), that is ${resolve(base, command)}: give an absolute path or set Working dir`;
+  }
+  return `command not found: "${command}" is in none of the folders of the PATH the server gets; give its absolute path, or add its folder to PATH under Environment`;
+}
 
 /** What a status means for this server, in a few words a person can act on. */
 function httpAdvice(where: string, status: number, transport?: string): string | undefined {

@@ -6,7 +6,7 @@
 // - after the server goes away it reconnects in the background, 1 s doubling to 30 s
 // - the tool list is cached per session and refreshed on tools/list_changed and on reconnect
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired } from './connection-errors';
+import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired, type ErrorContext } from './connection-errors';
 import { listAllTools } from './list-all-tools';
 import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
@@ -302,7 +302,7 @@ export class McpSession implements ToolProvider {
           return conn;
         })
         .catch((err) => {
-          const e = connectionError(this.where, err, this.settings.timeoutMs, this.settings.transport);
+          const e = connectionError(this.where, err, this.settings.timeoutMs, this.errorContext());
           this.setState({ kind: 'error', reason: e.status });
           const wait = this.scheduleReconnect();
           // One line per failed attempt at most, and only when the reason changed: a server that
@@ -428,7 +428,11 @@ export class McpSession implements ToolProvider {
         code: (err as { code?: unknown }).code,
       });
     }
-    return connectionError(this.where, err, timeoutMs, this.settings.transport);
+    return connectionError(this.where, err, timeoutMs, this.errorContext());
+  }
+
+  private errorContext(): ErrorContext {
+    return { transport: this.settings.transport, command: this.settings.command, cwd: this.settings.cwd };
   }
 
   private setState(s: ProviderState): void {

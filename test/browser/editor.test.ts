@@ -157,6 +157,12 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.selectOption('#node-config-input-transport', 'stdio');
     await page.locator('#node-config-input-command').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#node-config-input-url').isVisible(), false);
+    // The servers that ship with the package are one click away.
+    await page.locator('#node-config-mcp-bundled-todo').click();
+    assert.equal(await page.inputValue('#node-config-input-command'), 'node');
+    assert.deepEqual(JSON.parse(await page.inputValue('#node-config-input-args')), ['module:node-red-contrib-mcp-gemini/dist/servers/todo/main.js', 'stdio']);
+    assert.match(await page.locator('#node-config-mcp-preset-note').innerText(), /todo MCP server that ships with this package/);
+    await page.fill('#node-config-input-name', '');
     await page.selectOption('#node-config-input-transport', 'http');
 
     // Inline validation: an http server without a URL is marked before any deploy.

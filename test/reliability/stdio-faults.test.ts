@@ -124,6 +124,24 @@ describe('stdio faults end at Catch with the exit code and last stderr line', fu
     );
   });
 
+  it('a relative command that does not exist says which folder it was looked up in', async () => {
+    await load([
+      { id: 'srv', type: 'mcp-server', transport: 'stdio', command: './servers/missing-server.sh', cwd: dir, timeout: 10 },
+      { id: 'list', type: 'mcp-list-tools', server: 'srv', wires: [['out']] },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]);
+    const caught = nextMessage('caught');
+    send('list', {});
+    const msg = await caught;
+    assert.match(
+      msg.error.message,
+      /was looked up relative to .*\(the Working dir\), that is .*servers\/missing-server\.sh: give an absolute path or set Working dir/,
+    );
+    assert.ok(msg.error.message.includes(dir), msg.error.message);
+  });
+
   describe("the server's environment", () => {
     let restore: () => void;
     before(() => {
