@@ -26,17 +26,33 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
   }
   const editor = dialogs;
 
-  // The mcp-server config nodes of the workspace, as core's config pickers list them.
+  // The mcp-server config nodes this agent can use, as core's config pickers list them: those on
+  // all flows and those on the agent's own tab (a server scoped to another tab does not reach it).
+  let pickerScope: string | undefined;
   function serverConfigs() {
     const configs: any[] = [];
     RED.nodes.eachConfig(function (c: any) {
-      if (c.type === 'mcp-server') configs.push(c);
+      if (c.type === 'mcp-server' && (!c.z || !pickerScope || c.z === pickerScope)) configs.push(c);
       return true;
     });
     return configs;
   }
+  // Its name and where it is, so that eight "Home Assistant" servers can be told apart.
   function serverLabel(c) {
-    return c.name || c.url || c.command || c.id;
+    const where = serverAddress(c);
+    const name = c.name || where || c.id;
+    return where && where !== name ? name + ' · ' + where : name;
+  }
+  function serverAddress(c): string {
+    if (c.transport === 'stdio') {
+      const args = Array.isArray(c.args) ? c.args : [];
+      const script = String(args[0] || '').replace(/^module:/, '');
+      return [c.command, script.split('/').slice(-3).join('/')].filter(Boolean).join(' ');
+    }
+    if (c.transport === 'esp32') return 'ESP32 ' + (c.deviceId || 'device');
+    const url = String(c.url || '').replace(/\$\{[A-Za-z0-9_]+:-([^}]*)\}/g, '$1');
+    const host = /^[a-z]+:\/\/([^/]+)/i.exec(url);
+    return host ? host[1] : url;
   }
 
   // System prompt: a deployed server's prompt names come from GET mcp-server/:id/prompts.
@@ -431,6 +447,7 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
     },
     oneditprepare: function () {
       const node = this;
+      pickerScope = node.z;
       prepareTabs(node);
       $('#node-input-systemInstruction').typedInput({
         default: 'str',

@@ -74,14 +74,21 @@ export = function (RED: RED) {
     // short grace period, so a redeployed user re-registers without a restart and a closing node's
     // notifications/cancelled still goes out on the open session.
     let idleTimer: NodeJS.Timeout | undefined;
+    // While nodes use the server, its state reaches them from deploy on and within seconds of a change.
+    let unwatch: (() => void) | undefined;
     node.register = (user: Node) => {
       clearTimeout(idleTimer);
       guardNode(user); // the status mirrored below leaves through the user node
       users.add(user);
       show(user, provider.state());
+      unwatch ??= provider.watch?.();
     };
     node.deregister = (user: Node) => {
       users.delete(user);
+      if (users.size === 0) {
+        unwatch?.();
+        unwatch = undefined;
+      }
       if (users.size > 0 || !provider.disconnect) return;
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
@@ -91,6 +98,7 @@ export = function (RED: RED) {
     };
     node.on('close', (removed: boolean, done: () => void) => {
       clearTimeout(idleTimer);
+      unwatch?.();
       users.clear();
       if (removed) forgetOAuthState(RED, node.id);
       const finish = () => {

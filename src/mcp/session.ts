@@ -41,6 +41,12 @@ export interface SessionLogger {
 const silentLogger: SessionLogger = { debug() {}, warn() {} };
 const MIN_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30000;
+/**
+ * While nodes use a remote server, its state is probed this often (one `ping`, or a reconnect
+ * attempt when it is down), and reconnects back off no further: a server that dies or comes back
+ * shows on every node within seconds, at one request per interval per server.
+ */
+const PROBE_MS = 10_000;
 /** Distinct lenient-reading warnings remembered so each is logged once per session. */
 const MAX_REMEMBERED_WARNINGS = 1000;
 
@@ -79,6 +85,11 @@ export class McpSession implements ToolProvider {
   /** How the last stdio child ended by itself, for the errors of the calls it took with it. */
   private lastExit?: string;
   private lastFailure?: string;
+  /** How many callers asked for the state to be kept fresh (watch()), and the probe's timer. */
+  private watchers = 0;
+  private probeTimer?: NodeJS.Timeout;
+  /** A connection attempt the probe made: its failure shows on the status and goes to the debug log only. */
+  private probing = false;
 
   constructor(
     readonly settings: McpServerSettings,
@@ -198,6 +209,56 @@ export class McpSession implements ToolProvider {
    * reconnects, and the next request opens a new session. Used when the last user node leaves,
    * as core's mqtt-broker disconnects when its last user deregisters.
    */
+  /**
+   * Keeps the state fresh while the returned function is not called: connects now (so nodes show
+   * the server's state from deploy on, not from their first call), then every PROBE_MS pings a
+   * live connection or lets the reconnect run. Only for servers over the network: a stdio server
+   * starts at its first use, and its exit shows at once.
+   */
+  watch(): () => void {
+    if (this.settings.transport !== 'http' && this.settings.transport !== 'sse') return () => undefined;
+    if (++this.watchers === 1) this.probe();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.watchers === 0) clearTimeout(this.probeTimer);
+    };
+  }
+
+  private probe(): void {
+    clearTimeout(this.probeTimer);
+    if (this.closed || this.watchers === 0) return;
+    const next = () => {
+      this.probeTimer = setTimeout(() => this.probe(), PROBE_MS);
+      this.probeTimer.unref?.();
+    };
+    const conn = this.conn;
+    if (!conn) {
+      if (this.connecting || this.reconnectTimer) return next();
+      this.used = true;
+      this.probing = true;
+      this.refreshTools()
+        .catch(() => undefined) // the state says it; the reconnect is scheduled
+        .finally(() => {
+          this.probing = false;
+          next();
+        });
+      return;
+    }
+    conn.client
+      .ping({ timeout: Math.min(5000, this.settings.timeoutMs) })
+      .catch((err: unknown) => {
+        // An error answer is still an answer: only silence or a broken connection means it is gone.
+        if (err instanceof ProtocolError || conn !== this.conn) return;
+        this.log.debug(`${this.where}: ping failed: ${errorMessage(err)}`);
+        this.drop(conn);
+        this.setState({ kind: 'error', reason: connectionError(this.where, err, this.settings.timeoutMs, this.errorContext()).status });
+        this.scheduleReconnect();
+      })
+      .finally(next);
+  }
+
   async disconnect(): Promise<void> {
     if (this.closed) return;
     this.used = false;
@@ -219,6 +280,7 @@ export class McpSession implements ToolProvider {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.probeTimer);
     await this.disconnecting; // a disconnect still killing its stdio group finishes first
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.refreshTimer);
@@ -309,7 +371,7 @@ export class McpSession implements ToolProvider {
           // stays down for a day must not fill the log.
           if (wait !== undefined) {
             const line = `${e.message}; retrying in ${Math.round(wait / 1000)} s`;
-            if (e.message !== this.lastFailure) this.log.warn(line);
+            if (e.message !== this.lastFailure && !this.probing) this.log.warn(line);
             else this.log.debug(line);
           }
           this.lastFailure = e.message;
@@ -408,7 +470,7 @@ export class McpSession implements ToolProvider {
   private scheduleReconnect(): number | undefined {
     if (this.closed || !this.used || this.reconnectTimer) return undefined;
     const wait = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    this.backoffMs = Math.min(this.backoffMs * 2, this.watchers > 0 ? PROBE_MS : MAX_BACKOFF_MS);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (this.closed || this.conn) return;

@@ -63,4 +63,6 @@ export interface ToolProvider {
   close(): Promise<void>;
   /** Ends the connection until the next request (the last user left); providers without one keep it. */
   disconnect?(): Promise<void>;
+  /** Keeps state() fresh while nodes use it (connect now, probe now and then) until the returned function is called. */
+  watch?(): () => void;
 }

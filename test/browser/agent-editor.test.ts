@@ -98,6 +98,9 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
         credentials: { tokens: DEVICE_TOKEN },
       },
       { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
+      // A server scoped to another tab: the agent on tab1 cannot use it.
+      { id: 'tab2', type: 'tab', label: 'Elsewhere' },
+      { id: 'other-ha', type: 'mcp-server', z: 'tab2', name: 'Other tab HA', transport: 'http', url: ha!.url },
     ];
     await deployFlows(nodeRed!, flows);
   }
@@ -148,6 +151,11 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await showTab('tools');
     const row = page.locator('.gemini-agent-server-row').first();
     assert.equal(await row.locator('.node-input-entry-server').inputValue(), 'ha');
+    // The picker names each server with where it is, and offers only what this agent can use: the
+    // server scoped to another tab is not there.
+    const offered = await row.locator('.node-input-entry-server option').allInnerTexts();
+    assert.ok(offered.includes(`Home Assistant · ${new URL(ha!.url).host}`), offered.join(' | '));
+    assert.ok(!offered.some((o) => o.includes('Other tab HA')), offered.join(' | '));
     await page.waitForFunction(() => /19 of 19 tools/.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
     // Filters: include HassTurn* then exclude HassTurnOff leaves one function.
     await row.locator('.node-input-entry-include').fill('HassTurn*');
@@ -238,7 +246,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       const n = v && RED.nodes.node(v);
       return !!n && n.type === 'mcp-server' && n.name === 'Upstairs HA';
     });
-    assert.equal(await second.locator('.node-input-entry-server option:checked').innerText(), 'Upstairs HA');
+    assert.match(await second.locator('.node-input-entry-server option:checked').innerText(), /^Upstairs HA( · 127\.0\.0\.1:\d+)?$/);
     // Not deployed yet: the preview says so rather than guessing.
     await page.waitForFunction(() => /not deployed.*Deploy the flow first/.test($('.node-input-entry-preview').eq(1).text()), undefined, { timeout: 30000 });
     await page.locator('#node-dialog-ok').click();
