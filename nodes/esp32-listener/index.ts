@@ -16,6 +16,7 @@ import { registerAssistPipelinesRoute } from './assist-route';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';
+import { adviseOncePerDeploy } from '../shared/deploy-advice';
 import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
 import { connectPairing, startPairing, type ListenerPairing } from './pairing';
 import type { Node, NodeDef, RED } from '../shared/red-types';
@@ -53,8 +54,13 @@ export = function (RED: RED) {
     }
     const devices = new SharedDeviceListener(name, settings, runtime);
     // Logged, not warned: an example imported to look at is closed on purpose, and its status says so.
-    if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous)
-      node.log(t('esp32-listener.errors.tokenVariableUnset', { name: unsetTokens.join(', ') }));
+    // Once per deploy for all listeners waiting for the same variable (three voice examples wait for DEVICE_TOKEN).
+    if (unsetTokens.length && !(settings instanceof Error) && !settings.anonymous) {
+      const vars = unsetTokens.join(', ');
+      adviseOncePerDeploy(RED, `esp32-listener:${vars}`, `"${name}"`, (who) =>
+        RED.log.info(t('esp32-listener.errors.tokenVariableUnset', { who: who.join(', '), name: vars })),
+      );
+    }
     node.devices = devices;
     node.pairing = pairing;
     if (pairing && !(settings instanceof Error)) connectPairing(pairing.book, devices, settings.transport);

@@ -10,6 +10,7 @@ import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
+import { adviseOncePerDeploy } from '../shared/deploy-advice';
 import { fullPath, mountRoutes } from './http-node-routes';
 import { endpointPathOwner } from '../../src/server/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
@@ -68,7 +69,10 @@ export = function (RED: RED) {
         const name = unsetTokens.join(', ');
         status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.tokenVariableUnset', { name }) };
         // Logged, not warned: an example imported to look at is closed on purpose, and the status says so.
-        node.log(t('mcp-endpoint.errors.tokenVariableUnset', { path: settings.path, name }));
+        // Once per deploy for all endpoints waiting for the same variable.
+        adviseOncePerDeploy(RED, `mcp-endpoint:${name}`, settings.path, (paths) =>
+          RED.log.info(t('mcp-endpoint.errors.tokenVariableUnset', { path: paths.join(', '), name })),
+        );
       } else if (settings.tokens.length === 0 && !settings.anonymous) {
         status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.noTokens') };
         node.warn(t('mcp-endpoint.errors.noTokens', { path: settings.path }));

@@ -19,7 +19,7 @@ export function resolveApiKey(configured: string | undefined, env: EnvLookup = p
   const key = (configured ?? '').trim() || env('GOOGLE_API_KEY') || env('GEMINI_API_KEY') || '';
   if (!key) {
     throw new McpNodeError(
-      "No Gemini API key: set it in the node, or GEMINI_API_KEY as an environment variable of the tab, of Node-RED's global settings or of its process",
+      "No Gemini API key. Create one at https://aistudio.google.com/apikey, then paste it into the node's API key field, or set GEMINI_API_KEY in the tab's Environment variables (double-click the tab; on the Home Assistant add-on this is the place) or in Node-RED's environment.",
       'no API key',
       'GEMINI_NO_KEY',
     );

@@ -104,9 +104,12 @@ describe('examples: nothing opens to the network on import', function () {
     );
     assert.equal(nr.debug.statuses.get(toolIn.id)?.text, 'no token: set MCP_TOKEN on the tab');
     for (const n of esp32In) assert.equal(nr.debug.statuses.get(n.id)?.text, 'no token: set DEVICE_TOKEN on the tab', n.id);
-    // And the log says where, once per node.
-    assert.ok(nr.log.some((l) => /takes its token from MCP_TOKEN, which is not set/.test(l)));
-    assert.ok(nr.log.some((l) => /takes its device token from DEVICE_TOKEN, which is not set/.test(l)));
+    // And the log says where, once per deploy, naming every node that waits for the variable.
+    const endpointAdvice = nr.log.filter((l) => /take their token from MCP_TOKEN, which is not set/.test(l));
+    assert.equal(endpointAdvice.length, 1, endpointAdvice.join('\n'));
+    for (const e of endpoints.filter((n) => JSON.stringify(n).includes('MCP_TOKEN'))) assert.ok(endpointAdvice[0].includes(e.path), `${e.path} named`);
+    const listenerAdvice = nr.log.filter((l) => /take their device token from DEVICE_TOKEN, which is not set/.test(l));
+    assert.equal(listenerAdvice.length, 1, listenerAdvice.join('\n'));
   });
 
   it("after the set-up the comments ask for (the tab's MCP_TOKEN / DEVICE_TOKEN), the doors open to that token only", async () => {

@@ -136,6 +136,9 @@ describe('gemini-agent: Gemini errors and blocked prompts', function () {
     await helper.load((await import('./harness')).ALL_NODES, flow, {});
     const missing = await run({ payload: 'hi' });
     assert.match(errorText(missing.caught), /No Gemini API key/);
+    // Where keys are made, and where to put one: a person can act on it.
+    assert.match(errorText(missing.caught), /https:\/\/aistudio\.google\.com\/apikey/);
+    assert.match(errorText(missing.caught), /tab's Environment variables/);
     const restore = setEnv({ GEMINI_API_KEY: API_KEY });
     try {
       fake.script(reply.text('from env'));
