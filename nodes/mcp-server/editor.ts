@@ -425,6 +425,11 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
         out.addClass(parsed.servers.length ? 'mcp-ok' : 'mcp-fail').text(text);
       });
 
+      // A result that no longer describes the fields is worse than none: any edit clears it.
+      $('#node-config-dialog-edit-form').on('input change', 'input, select, textarea', function (this: HTMLElement) {
+        if (this.id === 'node-config-mcp-import-text' || this.id === 'node-config-mcp-import-file') return;
+        $('#node-config-mcp-test-result').removeClass('mcp-ok mcp-fail').text('');
+      });
       $('#node-config-mcp-test').on('click', function (e) {
         e.preventDefault();
         const out = $('#node-config-mcp-test-result').removeClass('mcp-ok mcp-fail').text(node._('mcp-server.test.running'));

@@ -109,6 +109,18 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await page.locator('#node-dialog-ok').waitFor();
   }
 
+  it('the palette groups our nodes in three categories a person scans: MCP, Gemini, devices', async () => {
+    const categoryOf = (type: string) => page.evaluate((t) => RED.nodes.getType(t)!.category, type);
+    assert.equal(await categoryOf('mcp-call-tool'), 'MCP');
+    assert.equal(await categoryOf('mcp-tool-in'), 'MCP');
+    assert.equal(await categoryOf('gemini-agent'), 'Gemini');
+    assert.equal(await categoryOf('esp32-mcp-in'), 'devices');
+    assert.equal(await categoryOf('esp32-say'), 'devices');
+    for (const category of ['MCP', 'Gemini', 'devices']) {
+      await page.locator(`#red-ui-palette-container-${category} .red-ui-palette-node`).first().waitFor({ state: 'attached' });
+    }
+  });
+
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
     await placeNodes([
       {
@@ -189,7 +201,9 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     await failure.waitFor({ timeout: 30000 });
     assert.match(await failure.innerText(), /^Failed: .*401/);
 
+    // Editing a field clears a result that no longer describes the fields.
     await page.fill('#node-config-input-token', ha!.token);
+    assert.equal((await page.locator('#node-config-mcp-test-result').innerText()).trim(), '');
     await page.locator('#node-config-mcp-test').click();
     const ok = page.locator('#node-config-mcp-test-result.mcp-ok');
     await ok.waitFor({ timeout: 30000 });

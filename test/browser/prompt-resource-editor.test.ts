@@ -74,8 +74,12 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     assert.equal(await page.evaluate(() => RED.nodes.node('resource1').uri), 'homeassistant://assist/exposed-entities');
   });
 
-  it('gemini-agent: System prompt offers the server prompts; approval settings are saved as the runtime reads them', async () => {
+  it('gemini-agent: From a prompt offers the server prompts; approval settings are saved as the runtime reads them', async () => {
     await openEditor('agent1');
+    // The agent's own instruction text and the one taken from a server's prompt are told apart by their labels.
+    const ownLabel = (await page.locator('label[for="node-input-systemInstruction"]').innerText()).trim();
+    const promptLabel = (await page.locator('label[for="gemini-agent-sp-server"]').innerText()).trim();
+    assert.deepEqual([ownLabel, promptLabel], ['Instructions', 'From a prompt']);
     await page.selectOption('#gemini-agent-sp-server', 'ha');
     await page.waitForFunction(() => $('#gemini-agent-sp-names option[value="Assist"]').length === 1, undefined, { timeout: 30000 });
     await page.fill('#gemini-agent-sp-name', 'Assist');
