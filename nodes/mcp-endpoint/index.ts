@@ -2,6 +2,7 @@
 // configured, over xiaozhi's outbound MCP-endpoint WebSocket). `mcp-tool-in` nodes register their
 // tools with it; the object graph over context is served when roots are configured.
 import { McpEndpoint } from '../../src/server/endpoint';
+import { CLIENT_INFO } from '../../src/mcp/client-info';
 import { HttpServing } from '../../src/server/http-endpoint';
 import { allowedHostnames } from '../../src/server/access';
 import { endpointSettings } from '../../src/server/settings';
@@ -18,8 +19,8 @@ import { startXiaozhiLink } from './xiaozhi-link';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import type { Node, NodeDef, NodeStatus, RED } from '../shared/red-types';
 
-// serverInfo.version: the package's version, as the client side announces it.
-const VERSION = '0.1.0';
+// serverInfo.version: the package's version, as the client side announces it (read from package.json).
+const VERSION = CLIENT_INFO.version;
 
 class PathTaken extends Error {
   constructor(

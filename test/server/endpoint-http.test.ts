@@ -1,6 +1,8 @@
 // mcp-endpoint + mcp-tool-in/out over Streamable HTTP, called by the real @modelcontextprotocol/client
 // in both eras: 2026-07-28 (stateless) and 2025-11-25 (sessions).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { helper } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf, type Era } from './harness';
 import { echoSchema, toolFlow } from './tool-flow';
@@ -227,4 +229,21 @@ describe('mcp-endpoint over Streamable HTTP', function () {
       });
     });
   }
+});
+
+describe("mcp-endpoint's serverInfo", function () {
+  this.timeout(30_000);
+  before(startEndpointRuntime);
+  after(stopEndpointRuntime);
+
+  it("announces the package's own version from package.json", async () => {
+    await loadFlow([{ id: 'ep', type: 'mcp-endpoint', path: '/mcp', anonymous: true }]);
+    const c = await connect('/mcp', '2025-11-25');
+    try {
+      const version = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).version;
+      assert.equal(c.client.getServerVersion()?.version, version);
+    } finally {
+      await disconnect(c);
+    }
+  });
 });
