@@ -1,5 +1,6 @@
 // The mcp-server dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
+import { PASSWORD_PLACEHOLDER } from '../shared/secret-destinations';
 import { HOME_ASSISTANT_ADDON, homeAssistantMcpUrl } from '../../src/mcp/home-assistant-addon';
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
@@ -312,7 +313,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
       const kept = h.untouched.length + e.untouched.length;
       const before = this._mcpEntries.headers.stored.length + this._mcpEntries.env.stored.length;
       if (typed === 0 && kept === before) {
-        $('#node-config-input-secrets').val(before ? '__PWRD__' : '');
+        $('#node-config-input-secrets').val(before ? PASSWORD_PLACEHOLDER : '');
         return;
       }
       // The secrets are saved together: an untouched stored one cannot be carried over.

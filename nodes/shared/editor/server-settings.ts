@@ -1,6 +1,7 @@
 // What an mcp-server config node in the editor (saved or not) would deploy with, as the admin
 // routes POST mcp-server/test and POST mcp-server/tools expect it: every declared setting, plus a
 // token or secret entries typed before a deploy. The names come from the one declaration.
+import { PASSWORD_PLACEHOLDER } from '../secret-destinations';
 import { SERVER_SETTING_NAMES } from '../../../src/mcp/server-settings-declaration';
 import { parseObject } from './requests';
 
@@ -19,6 +20,6 @@ export function settingsOf(cfg: Record<string, any>): DialogServer {
     id: cfg.id,
     config,
     token: (cfg.credentials && cfg.credentials.token) || undefined,
-    secrets: typed && typed !== '__PWRD__' ? parseObject(typed) : undefined,
+    secrets: typed && typed !== PASSWORD_PLACEHOLDER ? parseObject(typed) : undefined,
   };
 }
