@@ -2,7 +2,7 @@
 // (Catch nodes see every failure, no unhandled rejection reaches Node-RED) and follows the request
 // lifecycle of core's http request node: blue dot while in flight, cleared on success, red ring
 // with a short reason on failure. It is also the secret gate of every node with an input: what the
-// node sends, logs, shows or fails with is scrubbed (nodes/lib/secret-gate.ts).
+// node sends, logs, shows or fails with is scrubbed (./secret-gate.ts).
 import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
 import { statusWriter } from './node-status';
