@@ -4,6 +4,7 @@
 // registers (so it shows the listener's status, and a flow with esp32-say alone opens the listener).
 import { McpNodeError } from '../../src/errors';
 import { expandEnv } from '../../src/env-expand';
+import { nodeEnvLookup } from '../shared/node-env';
 import { createGeminiClient, resolveApiKey, DEFAULT_API_VERSION, DEFAULT_BASE_URL } from '../../src/gemini/client';
 import { synthesizeSpeech, DEFAULT_TTS_MODEL, DEFAULT_TTS_VOICE } from '../../src/gemini/tts';
 import { SpeechInputError, speechInput, type DeviceConversations } from '../../src/voice/device-conversations';
@@ -18,11 +19,14 @@ export = function register(RED: RED) {
   function Esp32SayNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
+    // ${VAR} and the API key resolve as Node-RED resolves them: the node's, the tab's, the global
+    // and then the process environment (the add-on has only the tab's).
+    const env = nodeEnvLookup(RED, node);
     const tts = (def.tts ?? {}) as { provider?: string; model?: string; voice?: string };
-    const model = expandEnv(String(tts.model || '')).trim() || DEFAULT_TTS_MODEL;
-    const voiceName = expandEnv(String(tts.voice || '')).trim() || DEFAULT_TTS_VOICE;
-    const baseUrl = expandEnv(String(def.baseUrl || '')).trim() || undefined;
-    const configuredDevice = expandEnv(String(def.deviceId || '')).trim();
+    const model = expandEnv(String(tts.model || ''), env).trim() || DEFAULT_TTS_MODEL;
+    const voiceName = expandEnv(String(tts.voice || ''), env).trim() || DEFAULT_TTS_VOICE;
+    const baseUrl = expandEnv(String(def.baseUrl || ''), env).trim() || undefined;
+    const configuredDevice = expandEnv(String(def.deviceId || ''), env).trim();
     const closing = new AbortController();
     const listener = getListenerNode(RED, def.listener);
     if (!listener) {
@@ -53,7 +57,7 @@ export = function register(RED: RED) {
     }
 
     const synthesize: SpeechSynthesizer = (text, signal) => {
-      const apiKey = resolveApiKey(node.credentials?.apiKey);
+      const apiKey = resolveApiKey(node.credentials?.apiKey, env);
       const client = createGeminiClient({ apiKey, baseUrl, apiVersion: DEFAULT_API_VERSION });
       // One controller per request, released when it ends (AbortSignal.any would tie every request
       // to the node's long-lived close signal).

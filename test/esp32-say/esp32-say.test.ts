@@ -26,11 +26,19 @@ describe('esp32-say', () => {
   before((done) => void helper.startServer(done));
   after(() => helper.stopServer());
   let statuses: any[];
-  beforeEach(async () => {
+  beforeEach(async function () {
     fake = await startFakeGemini({ apiKey: KEY });
     statuses = [];
+    // The spec about the tab's variables sets key and model only there, as a Home Assistant add-on user does.
+    const fromTab = /tab's variables/.test(this.currentTest?.title ?? '');
+    const tabEnv = fromTab
+      ? [
+          { name: 'GEMINI_API_KEY', value: KEY, type: 'str' },
+          { name: 'SAY_MODEL', value: 'gemini-3.5-flash-tts', type: 'str' },
+        ]
+      : [];
     const flow = [
-      { id: 'tab', type: 'tab' },
+      { id: 'tab', type: 'tab', env: tabEnv },
       { id: 'listener', type: 'esp32-listener', name: 'voice', transport: 'websocket', path: PATH, voice: 'flow' },
       {
         id: 'say',
@@ -38,7 +46,7 @@ describe('esp32-say', () => {
         z: 'tab',
         listener: 'listener',
         deviceId: '',
-        tts: { provider: 'gemini', model: 'gemini-2.5-flash-preview-tts', voice: 'Puck' },
+        tts: { provider: 'gemini', model: fromTab ? '${SAY_MODEL}' : 'gemini-2.5-flash-preview-tts', voice: 'Puck' },
         baseUrl: fake.url,
         wires: [['out']],
         x: 100,
@@ -50,7 +58,7 @@ describe('esp32-say', () => {
       { id: 'watch', type: 'status', z: 'tab', scope: ['say'], wires: [['statuses']], x: 100, y: 300 },
       { id: 'statuses', type: 'helper', z: 'tab', x: 300, y: 300 },
     ];
-    await helper.load([listenerNode, sayNode, catchNode, statusNode], flow, { say: { apiKey: KEY }, listener: { tokens: DEVICE_TOKEN } });
+    await helper.load([listenerNode, sayNode, catchNode, statusNode], flow, { say: fromTab ? {} : { apiKey: KEY }, listener: { tokens: DEVICE_TOKEN } });
     helper.getNode('statuses').on('input', (m: any) => statuses.push(m.status));
     const url = helper.url().replace('http', 'ws') + PATH;
     device = await XiaozhiWsDevice.connect({ url, deviceId: DEVICE, token: DEVICE_TOKEN, fixture: lichuangDev() });
@@ -86,6 +94,21 @@ describe('esp32-say', () => {
     assert.deepEqual(r.sentences, ['The kitchen light is on.']);
     assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60);
     assert.equal(r.outsideSpeaking + r.overflows + r.decodeErrors, 0);
+  });
+
+  it("takes the API key and the model from the tab's variables (no key in the node, none in the process)", async () => {
+    const saved = { GEMINI_API_KEY: process.env.GEMINI_API_KEY, GOOGLE_API_KEY: process.env.GOOGLE_API_KEY };
+    delete process.env.GEMINI_API_KEY;
+    delete process.env.GOOGLE_API_KEY;
+    try {
+      fake.script(reply.audio(ANSWER_PCM));
+      const { out, caught } = await send({ payload: 'The kitchen light is on.', device: { id: DEVICE } });
+      assert.equal(caught, undefined, caught && JSON.stringify(caught.error));
+      assert.equal(out.payload.aborted, false);
+      assert.equal(fake.requests[0].model, 'gemini-3.5-flash-tts');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+    }
   });
 
   it('plays a WAV from the flow, resampled to the announced rate', async () => {
