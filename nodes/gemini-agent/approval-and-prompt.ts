@@ -3,7 +3,7 @@
 // (`approval`, `approveNotReadOnly`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
 // on the input as msg.approval = {id, approved, note}.
 import { McpNodeError } from '../../src/errors';
-import { expandEnv } from '../../src/env-expand';
+import { expandEnv, type EnvLookup } from '../../src/env-expand';
 import {
   ApprovalGate,
   DEFAULT_APPROVAL_TIMEOUT_S,
@@ -30,7 +30,7 @@ export interface AgentExtras {
   takeApprovalAnswer(msg: NodeMessage): boolean;
 }
 
-export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
+export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup): AgentExtras {
   const gate = new ApprovalGate();
   const timeoutS = numberSetting(def.approvalTimeout, DEFAULT_APPROVAL_TIMEOUT_S)!;
   const policy: ApprovalPolicy = {
@@ -39,7 +39,7 @@ export function agentExtras(RED: RED, def: NodeDef): AgentExtras {
     notReadOnly: def.approveNotReadOnly === true || def.approveNotReadOnly === 'true',
     timeoutMs: (timeoutS > 0 ? timeoutS : DEFAULT_APPROVAL_TIMEOUT_S) * 1000,
   };
-  const { source, problem } = systemPromptSource(RED, def.systemPrompt);
+  const { source, problem } = systemPromptSource(RED, def.systemPrompt, env);
   const unmatchedSaid = new Set<string>();
 
   return {
@@ -86,10 +86,10 @@ export async function ownSystemInstruction(RED: RED, node: Node, def: NodeDef, m
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function systemPromptSource(RED: RED, value: unknown): { source?: SystemPromptSource; problem?: string } {
+function systemPromptSource(RED: RED, value: unknown, env?: EnvLookup): { source?: SystemPromptSource; problem?: string } {
   const sp = (typeof value === 'string' ? parseJson(value) : value) as { server?: unknown; name?: unknown; arguments?: unknown } | undefined;
   if (!sp || typeof sp !== 'object' || !sp.server) return {};
-  const name = expandEnv(String(sp.name ?? '')).trim();
+  const name = expandEnv(String(sp.name ?? ''), env).trim();
   const server = getServerNode(RED, sp.server);
   if (!server) return { problem: `System prompt: mcp-server ${String(sp.server)} is not deployed; pick a server in the node` };
   if (!name) return { problem: 'System prompt: no prompt name; set one (Home Assistant: Assist) or clear the server' };

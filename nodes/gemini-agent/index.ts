@@ -37,7 +37,7 @@ export = function register(RED: RED) {
     // The key wherever it comes from is masked in everything this and every other node emits.
     const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
     const forgetDestination = rememberSecretDestination(node.id, geminiDestination(runner.settings.baseUrl));
-    const extras = agentExtras(RED, def); // systemPrompt and approval
+    const extras = agentExtras(RED, def, env); // systemPrompt and approval
     const history = contextMemory(node);
     const { servers, missing } = agentServers(RED, def.servers);
     for (const s of servers) s.node.register(node);

@@ -15,6 +15,7 @@ import { MaxStepsError, scrub } from '../../src/gemini/errors';
 import { buildCatalog } from '../../src/gemini/tool-catalog';
 import type { TraceStep } from '../../src/gemini/types';
 import { agentServers } from './servers';
+import { nodeEnvLookup } from '../shared/node-env';
 import type { RED } from '../shared/red-types';
 import { scrubAnswers, secretsInBody } from '../shared/secret-gate';
 import { PASSWORD_PLACEHOLDER, storedCredentials } from '../mcp-server/dialog-settings';
@@ -46,12 +47,15 @@ const storedKey = (RED: RED, id: unknown) => storedCredentials<{ apiKey: string 
 // The stored key goes only to the base URL the node was deployed with (secret-destinations.ts).
 function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }, baseUrl: string | undefined): string {
   const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
+  // Blank: the deployed node's variables (its tab's too), else the process environment, as at runtime.
+  const deployed = typeof body.id === 'string' ? RED.nodes.getNode(body.id) : null;
+  const env = deployed ? nodeEnvLookup(RED, deployed) : undefined;
   if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);
   if (typed === PASSWORD_PLACEHOLDER && !storedSecretsMayGo(typeof body.id === 'string' ? body.id : undefined, geminiDestination(baseUrl))) {
     throw new Error(SECRET_STAYS);
   }
   const stored = typed === PASSWORD_PLACEHOLDER ? storedKey(RED, body.id) : undefined;
-  return resolveApiKey(stored || undefined);
+  return resolveApiKey(stored || undefined, env);
 }
 
 async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: string) {

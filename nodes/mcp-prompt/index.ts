@@ -2,6 +2,7 @@
 // msg.prompt = their text joined (ready to use as a system instruction).
 import { McpNodeError } from '../../src/errors';
 import { expandEnv } from '../../src/env-expand';
+import { nodeEnvLookup } from '../shared/node-env';
 import { promptText, promptsAndResources } from '../../src/mcp/prompts-resources';
 import { evaluateProperty, handleInput, numberSetting } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
@@ -15,7 +16,7 @@ export = function (RED: RED) {
     const node = this;
     const use = useServer(RED, node, def.server);
     const operation = def.operation === 'list' ? 'list' : 'get';
-    const configuredName = expandEnv(String(def.name ?? '')).trim();
+    const configuredName = expandEnv(String(def.name ?? ''), nodeEnvLookup(RED, node)).trim();
     const argumentsProp = typeof def.arguments === 'string' ? def.arguments : '';
     const argumentsType = (def.argumentsType as string) || 'msg';
     const timeoutSeconds = numberSetting(def.timeout, undefined);

@@ -3,6 +3,7 @@
 // notifications/resources/updated until the node closes.
 import { McpNodeError, errorMessage } from '../../src/errors';
 import { expandEnv } from '../../src/env-expand';
+import { nodeEnvLookup } from '../shared/node-env';
 import { promptsAndResources, resourceContents, type ResourceUpdate } from '../../src/mcp/prompts-resources';
 import { statusWriter } from '../shared/node-status';
 import { handleInput, numberSetting } from '../shared/input-handler';
@@ -20,7 +21,7 @@ export = function (RED: RED) {
     const node = this;
     const use = useServer(RED, node, def.server);
     const operation: Operation = OPERATIONS.includes(def.operation as Operation) ? (def.operation as Operation) : 'read';
-    const configuredUri = expandEnv(String(def.uri ?? '')).trim();
+    const configuredUri = expandEnv(String(def.uri ?? ''), nodeEnvLookup(RED, node)).trim();
     const timeoutSeconds = numberSetting(def.timeout, undefined);
     const subscriptions = new Map<string, () => Promise<void>>();
     let closed = false;

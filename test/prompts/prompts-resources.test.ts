@@ -248,6 +248,23 @@ function describeHomeAssistant(generation: HaGeneration) {
       assert.deepEqual(sent.json.params, { name: 'Assist', arguments: {} });
     });
 
+    it("takes the prompt name from the tab's variables, as Node-RED resolves ${VAR}", async () => {
+      await helper.unload();
+      await load(
+        [
+          { id: 'ptab', type: 'tab', env: [{ name: 'PROMPT_NAME', value: 'Assist', type: 'str' }] },
+          { id: 'srv', type: 'mcp-server', name: 'peer', transport: 'http', url: ha.url },
+          { id: 'tabPrompt', type: 'mcp-prompt', z: 'ptab', server: 'srv', operation: 'get', name: '${PROMPT_NAME}', wires: [['pout']] },
+          { id: 'pout', type: 'helper', z: 'ptab' },
+        ],
+        { srv: { token: ha.token } },
+        promptNodes,
+      );
+      const got = new Promise<any>((resolve) => helper.getNode('pout').once('input', resolve));
+      send('tabPrompt', { payload: 1 });
+      assert.equal((await got).prompt, assistText);
+    });
+
     it("sends an unknown prompt to Catch with HA's message", async () => {
       const { caught } = await outcome('getPrompt', { prompt: 'Foo' });
       assert.match(caught.error.message, /prompts\/get "Foo" failed: .*Unknown prompt: Foo/);
