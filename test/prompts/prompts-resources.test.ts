@@ -248,21 +248,30 @@ function describeHomeAssistant(generation: HaGeneration) {
       assert.deepEqual(sent.json.params, { name: 'Assist', arguments: {} });
     });
 
+    // (Node-RED itself replaces a property that is exactly ${VAR}; one with a default is ours to resolve.)
     it("takes the prompt name from the tab's variables, as Node-RED resolves ${VAR}", async () => {
       await helper.unload();
       await load(
         [
           { id: 'ptab', type: 'tab', env: [{ name: 'PROMPT_NAME', value: 'Assist', type: 'str' }] },
           { id: 'srv', type: 'mcp-server', name: 'peer', transport: 'http', url: ha.url },
-          { id: 'tabPrompt', type: 'mcp-prompt', z: 'ptab', server: 'srv', operation: 'get', name: '${PROMPT_NAME}', wires: [['pout']] },
+          { id: 'tabPrompt', type: 'mcp-prompt', z: 'ptab', server: 'srv', operation: 'get', name: '${PROMPT_NAME:-Foo}', wires: [['pout']] },
           { id: 'pout', type: 'helper', z: 'ptab' },
         ],
         { srv: { token: ha.token } },
         promptNodes,
       );
-      const got = new Promise<any>((resolve) => helper.getNode('pout').once('input', resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const got = new Promise<any>((resolve, reject) => {
+        helper.getNode('pout').once('input', resolve);
+        timer = setTimeout(() => reject(new Error('no prompt: the name did not come from the tab (the fallback Foo is unknown)')), 10_000);
+      });
       send('tabPrompt', { payload: 1 });
-      assert.equal((await got).prompt, assistText);
+      try {
+        assert.equal((await got).prompt, assistText);
+      } finally {
+        clearTimeout(timer);
+      }
     });
 
     it("sends an unknown prompt to Catch with HA's message", async () => {
