@@ -8,19 +8,17 @@ import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMay
 import { withStdioPaths } from '../shared/node-env';
 import { applyOAuth } from './oauth';
 import type { RED } from '../shared/red-types';
+import type { DialogServer as DeclaredDialogServer, Untrusted } from '../../src/mcp/server-settings-declaration';
 
 export { PASSWORD_PLACEHOLDER };
 
-export interface DialogServer {
-  id?: unknown;
-  config?: Record<string, unknown>;
-  token?: unknown;
-  secrets?: unknown;
-}
+/** The dialog's server as it arrives: declared once beside the settings, every field unchecked. */
+export type DialogServer = Untrusted<DeclaredDialogServer>;
 
 export function dialogSettings(RED: RED, body: DialogServer, fallbackId: string): McpServerSettings {
   const id = typeof body.id === 'string' && body.id ? body.id : undefined;
-  const raw = { ...(body.config ?? {}), id: id ?? fallbackId };
+  const config = body.config && typeof body.config === 'object' ? (body.config as Record<string, unknown>) : {};
+  const raw = { ...config, id: id ?? fallbackId };
   const unsecured = normalizeSettings(raw);
   const stored = storedSecretsMayGo(id, serverDestination(unsecured, describeEndpoint(unsecured)));
   const settings = normalizeSettings({ ...raw, secrets: secretsFor(RED, body, stored) }, tokenFor(RED, body, stored));

@@ -36,3 +36,21 @@ export const SERVER_CREDENTIALS = {
 
 export type ServerSettingName = keyof typeof SERVER_SETTINGS;
 export const SERVER_SETTING_NAMES = Object.keys(SERVER_SETTINGS) as ServerSettingName[];
+
+/**
+ * An mcp-server as the editor's dialog has it, saved or not, as it is sent to the admin routes that
+ * connect with it (Test connection, the tool lists of an undeployed server): the dialog builds it
+ * (nodes/shared/editor/server-settings.ts), the runtime checks every field of what arrives
+ * (nodes/mcp-server/dialog-settings.ts takes it as `Untrusted<DialogServer>`).
+ */
+export interface DialogServer {
+  id: string;
+  config: Record<string, unknown>;
+  /** A token typed into the dialog, or the password placeholder for the stored one. */
+  token?: string;
+  /** Secret header and env entries typed into the dialog ({headers, env}). */
+  secrets?: Record<string, unknown>;
+}
+
+/** What arrives over HTTP claiming to be `T`: every field still to be checked. */
+export type Untrusted<T> = { [K in keyof T]?: unknown };
