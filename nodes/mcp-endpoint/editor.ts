@@ -29,7 +29,7 @@ import { registerDialog } from '../shared/editor/register';
       maxDepth: { value: 10, validate: RED.validators.number(true) },
       maxSubjects: { value: 100, validate: RED.validators.number(true) },
       maxSessions: { value: 100, validate: RED.validators.number(true) },
-      sessionsPerClient: { value: 10, validate: RED.validators.number(true) },
+      sessionsPerClient: { value: 50, validate: RED.validators.number(true) },
       // Blank, a plain name, or ${VAR} (each Node-RED behind the balancer sets its own).
       instance: { value: '', validate: RED.validators.regex(/^([A-Za-z0-9_-]{0,32}|\$\{[A-Za-z0-9_]+\})$/) },
     },

@@ -38,7 +38,7 @@ export interface HttpServingOptions {
   maxBodyBytes?: number;
   /** 2025-revision sessions kept at once (default 100); past it a new client gets 429. */
   maxSessions?: number;
-  /** 2025-revision sessions one client keeps (default 10); its own least recently used goes first. */
+  /** 2025-revision sessions one client keeps (default 50); its own least recently used goes first. */
   sessionsPerClient?: number;
   /** A 2025-revision session unused for this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
@@ -47,7 +47,7 @@ export interface HttpServingOptions {
 }
 
 export const DEFAULT_MAX_SESSIONS = 100;
-export const DEFAULT_SESSIONS_PER_CLIENT = 10;
+export const DEFAULT_SESSIONS_PER_CLIENT = 50;
 /**
  * JSON-RPC batches (2025-03-26 only; later revisions dropped them) are bounded: a batch of 100
  * tools/list requests cost 4.8 KB to send and answered 71 times that. Clients batch a few messages

@@ -52,7 +52,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     maxDepth: positive(def.maxDepth, 10),
     maxSubjects: positive(def.maxSubjects, 100),
     maxSessions: positive(def.maxSessions, 100),
-    sessionsPerClient: positive(def.sessionsPerClient, 10),
+    sessionsPerClient: positive(def.sessionsPerClient, 50),
     xiaozhiEndpoint: xiaozhi,
     instance,
   };
