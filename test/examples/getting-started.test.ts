@@ -33,6 +33,12 @@ describe('examples: npm start and the getting-started flow', function () {
     const exampleCount = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).length;
     assert.equal(tabs.length, exampleCount, `one tab per example: ${tabs.join(', ')}`);
     assert.equal(tabs[0], flow.find((n) => n.type === 'tab')?.label, 'getting-started is the first tab');
+    // One pattern for the tab names, "<area>: <what it shows>", so a person scans them by area.
+    assert.deepEqual(
+      tabs.filter((label) => !/^(MCP|Gemini|ESP32|Voice|Endpoint): \S/.test(label ?? '')),
+      [],
+      'every example tab is named "<area>: <what>"',
+    );
     await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
     // Deployed as an import is, the examples keep their credentials: the closed endpoints name the
