@@ -18,6 +18,9 @@ describe('security: the editor API parses no endpoint body before the token chec
       { id: 'tab', type: 'tab', label: 'endpoint' },
       { id: 'ep', type: 'mcp-endpoint', path: '/mcp', credentials: { tokens: TOKEN } },
     ]);
+    // A deploy answers before its nodes have started (Node-RED 5 sooner than 4): until the endpoint
+    // serves its path (a GET without a token gets its 401), every request is Node-RED's alone.
+    for (let i = 0; i < 100 && (await fetch(`${nr.url}/mcp`)).status !== 401; i++) await new Promise((r) => setTimeout(r, 100));
   });
   after(async () => nr?.stop());
 
