@@ -3,7 +3,7 @@
 //   2. the build, the type check, ESLint and Prettier;
 //   3. every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support);
 //   4. the specs that run Node-RED, again on Node 24 + Node-RED 5 (the Home Assistant add-on's runtime);
-//   5. one line with the totals of both runs, and every skip with its reason.
+//   5. one line with the totals of both runs, every skip with its reason and every failure by name.
 // Extra arguments go to both mocha runs (e.g. `npm test -- --grep voice`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -83,5 +83,8 @@ console.log('\nnpm test, both runtimes:');
 for (const r of runs) console.log(`  ${r.name}: ${r.stats.passes} passing, ${r.stats.failures} failing, ${r.stats.pending} skipped`);
 const reasons = [...new Map(runs.flatMap((r) => r.stats.reasons).map((s) => [`${s.what}: ${s.reason}`, s])).keys()];
 for (const reason of reasons) console.log(`  skipped ${reason}`);
+for (const r of runs) {
+  for (const f of r.stats.failed ?? []) console.log(`  failed on ${r.name}: ${f.title} (${f.file})\n    ${f.error}`);
+}
 console.log(`tests: ${total('passes')} passed, ${total('failures')} failed, ${total('pending')} skipped`);
 process.exit(runs.some((r) => r.exit !== 0) ? 1 : 0);

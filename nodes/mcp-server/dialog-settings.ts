@@ -5,7 +5,7 @@
 // was deployed with (secret-destinations.ts); a token or secret typed into the dialog is used as is.
 import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings';
 import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
-import { withStdioPaths } from '../shared/node-env';
+import { withOwnAddress, withStdioPaths } from '../shared/node-env';
 import { applyOAuth } from './oauth';
 import type { RED } from '../shared/red-types';
 import type { DialogServer as DeclaredDialogServer, Untrusted } from '../../src/mcp/server-settings-declaration';
@@ -18,7 +18,7 @@ export type DialogServer = Untrusted<DeclaredDialogServer>;
 export function dialogSettings(RED: RED, body: DialogServer, fallbackId: string): McpServerSettings {
   const id = typeof body.id === 'string' && body.id ? body.id : undefined;
   const config = body.config && typeof body.config === 'object' ? (body.config as Record<string, unknown>) : {};
-  const raw = { ...config, id: id ?? fallbackId };
+  const raw = withOwnAddress(RED, { ...config, id: id ?? fallbackId });
   const unsecured = normalizeSettings(raw);
   const stored = storedSecretsMayGo(id, serverDestination(unsecured, describeEndpoint(unsecured)));
   const settings = normalizeSettings({ ...raw, secrets: secretsFor(RED, body, stored) }, tokenFor(RED, body, stored));

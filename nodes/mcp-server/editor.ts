@@ -46,7 +46,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
     return v === undefined || v === null || v === '' ? '' : typeof v === 'string' ? v : JSON.stringify(v);
   }
   function isUrl(v) {
-    return typeof v === 'string' && (/^https?:\/\/\S+$/.test(v.trim()) || v.indexOf('${') >= 0);
+    return typeof v === 'string' && (/^https?:\/\/\S+$/.test(v.trim()) || /^\/[^/\s]\S*$/.test(v.trim()) || v.indexOf('${') >= 0);
   }
 
   // Shared with the other dialogs (resources/mcp-gemini-editor.js): request helpers and settingsOf.
@@ -477,6 +477,10 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
           })
           .fail(function (xhr) {
             out.addClass('mcp-fail').text(node._('mcp-server.test.failed', { error: xhrError(xhr) }));
+          })
+          .always(function () {
+            // The button sits below every field: on an 800 px screen its answer would land past the fold.
+            out[0].scrollIntoView({ block: 'nearest' });
           });
       });
     },

@@ -13,7 +13,7 @@ import { applyOAuth } from './oauth';
 import { forgetOAuthState } from './oauth-store';
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, RED } from '../shared/red-types';
-import { nodeEnvLookup, withStdioPaths } from '../shared/node-env';
+import { nodeEnvLookup, withOwnAddress, withStdioPaths } from '../shared/node-env';
 import { guardNode } from '../shared/secret-gate';
 import { statusWriter } from '../shared/node-status';
 import type { McpServerConfigNode } from '../shared/server-config';
@@ -34,7 +34,10 @@ export = function (RED: RED) {
     try {
       const settings = applyOAuth(
         RED,
-        withStdioPaths(RED, normalizeSettings({ ...def, id: def.id, secrets: node.credentials?.secrets }, node.credentials?.token, nodeEnvLookup(RED, node))),
+        withStdioPaths(
+          RED,
+          normalizeSettings(withOwnAddress(RED, { ...def, id: def.id, secrets: node.credentials?.secrets }), node.credentials?.token, nodeEnvLookup(RED, node)),
+        ),
         def.id,
         (m) => node.debug(m),
       );

@@ -23,6 +23,7 @@ import { oauthStateStore } from './oauth-store';
 import type { RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';
 import { translator } from '../shared/i18n';
+import { withOwnAddress } from '../shared/node-env';
 
 export { CALLBACK_PATH };
 
@@ -42,7 +43,7 @@ export function registerOAuthRoutes(RED: RED): void {
       const redirectUrl = callbackUrl(body.redirectUrl);
       const metadataUrl = clientMetadataUrlFor(redirectUrl);
       if (metadataUrl && metadataUrls.size < 32) metadataUrls.add(metadataUrl);
-      const settings = normalizeSettings({ ...(body.config ?? {}), id });
+      const settings = normalizeSettings(withOwnAddress(RED, { ...(body.config ?? {}), id }));
       if (settings.transport !== 'http' && settings.transport !== 'sse') throw new Error('OAuth sign-in needs the http or sse transport and a URL');
       const client = oauthClientOf(RED, id, body);
       // A stored client secret goes only to the server the node was deployed with (as the Test

@@ -8,6 +8,7 @@ import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
 import { statusWriter } from './node-status';
 import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
 import { shorten } from '../../src/text';
+import { readableError } from './readable-error';
 
 export type AsyncInputHandler = (msg: NodeMessage, send: SendFn) => Promise<void>;
 
@@ -29,8 +30,8 @@ export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, op
       (err: unknown) => {
         const error = scrubbedError(err instanceof Error ? err : new Error(errorMessage(err)));
         status.failed(shortStatus(error));
-        // Node-RED puts err.toString() into msg.error.message: the sentence alone, not "McpNodeError: …".
-        done(Object.assign(error, { toString: () => error.message }));
+        // One readable sentence in the sidebar; the Catch node's msg.error.message and .code (./readable-error.ts).
+        done(readableError(error) as unknown as Error);
       },
     );
   });

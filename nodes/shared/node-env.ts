@@ -4,6 +4,7 @@
 import type { EnvLookup } from '../../src/env-expand';
 import { packageRoot, resolveStdioCommand } from '../../src/mcp/module-specifier';
 import type { McpServerSettings } from '../../src/mcp/settings';
+import { resolveOwnUrl } from '../../src/mcp/own-address';
 import type { Node, RED } from './red-types';
 
 export function nodeEnvLookup(RED: RED, node: Node): EnvLookup {
@@ -24,4 +25,18 @@ export function withStdioPaths(RED: RED, settings: McpServerSettings): McpServer
   const searchPaths = [userDir, packageRoot()].filter((p): p is string => !!p);
   const resolved = resolveStdioCommand(settings, searchPaths);
   return userDir ? { ...resolved, env: { NODE_RED_USER_DIR: userDir, ...resolved.env } } : resolved;
+}
+
+/** A server's raw settings with a URL that is only a path turned into this Node-RED's own address. */
+export function withOwnAddress<T extends object>(RED: RED, raw: T): T {
+  const given = (raw as { url?: unknown }).url;
+  if (typeof given !== 'string') return raw;
+  const s = RED.settings as { uiPort?: number; uiHost?: string; httpNodeRoot?: string | false; https?: unknown };
+  const url = resolveOwnUrl(given.trim(), {
+    port: Number(s.uiPort) || 1880,
+    host: s.uiHost,
+    nodeRoot: typeof s.httpNodeRoot === 'string' ? s.httpNodeRoot : '/',
+    https: !!s.https,
+  });
+  return { ...raw, url };
 }

@@ -4,6 +4,7 @@
 import type { Request, RequestHandler } from 'express';
 import { secrets } from '../../src/secrets';
 import type { Node, NodeMessage, SendFn } from './red-types';
+import { isReadableError } from './readable-error';
 
 const GUARDED = Symbol('mcp-gemini.secretGate');
 const LOG_METHODS = ['log', 'warn', 'debug', 'trace'] as const;
@@ -35,6 +36,7 @@ export function scrubbedError(err: Error): Error {
 
 function scrubLogged(m: unknown): unknown {
   if (typeof m === 'string') return secrets.scrub(m);
+  if (isReadableError(m)) return Object.assign(new String(secrets.scrub(String(m))), m.code === undefined ? {} : { code: m.code });
   if (m instanceof Error) return secrets.scrubError(m);
   return secrets.scrubValue(m);
 }

@@ -92,7 +92,13 @@ export function shapeKeyword(key: string, value: unknown, path: string, warn: Wa
     const out: Record<string, string[]> = {};
     for (const [name, list] of Object.entries(value)) {
       if (Array.isArray(list))
-        Object.defineProperty(out, name, { value: list.filter((v) => typeof v === 'string'), enumerable: true, writable: true, configurable: true });
+        // Unique names, as JSON Schema requires (the fuzz corpus found ["", ""] passed through).
+        Object.defineProperty(out, name, {
+          value: [...new Set(list.filter((v) => typeof v === 'string'))],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else warn(childPath(childPath(path, key), name), 'dependentRequired entry is not a list of names; removed');
     }
     return { keep: true, value: out };

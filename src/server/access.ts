@@ -65,7 +65,8 @@ async function withReadableBody(response: Response, request: Request, noTokens: 
 const NO_TOKENS = 'This endpoint has no tokens: add one to the mcp-endpoint node (or tick "anonymous" for a trusted network).';
 const NO_BEARER =
   "This endpoint needs a bearer token: send 'Authorization: Bearer <token>' with one of the mcp-endpoint node's tokens (in the examples, the tab's MCP_TOKEN).";
-const NOT_A_TOKEN = "The bearer token is not one of this endpoint's tokens; copy a token from the mcp-endpoint node into the client's Authorization header.";
+const NOT_A_TOKEN =
+  "The bearer token is not one of this endpoint's tokens; copy a token from the mcp-endpoint node (in the examples, the tab's MCP_TOKEN) into the client's Authorization header.";
 
 /**
  * Host names this machine answers to: loopback, its host name (also `.local`), its interface

@@ -103,6 +103,24 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     for (const n of nodes) await page.locator(`g.red-ui-flow-node-group[id="${n.id}"]`).waitFor();
   }
 
+  /** An inject node at x 200 that sends a JSON payload to `target`. */
+  function jsonInject(id: string, name: string, y: number, payload: string, target: string): Record<string, unknown> {
+    return {
+      id,
+      type: 'inject',
+      name,
+      x: 200,
+      y,
+      props: [{ p: 'payload' }],
+      repeat: '',
+      once: false,
+      topic: '',
+      payload,
+      payloadType: 'json',
+      wires: [[target]],
+    };
+  }
+
   async function openEditor(nodeId: string): Promise<void> {
     // Double-click the node on the canvas, as a user opens its dialog.
     await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
@@ -123,20 +141,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
 
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
     await placeNodes([
-      {
-        id: 'inject1',
-        type: 'inject',
-        name: 'turn on kitchen',
-        x: 200,
-        y: 200,
-        props: [{ p: 'payload' }],
-        repeat: '',
-        once: false,
-        topic: '',
-        payload: '{"name":"Kitchen Light"}',
-        payloadType: 'json',
-        wires: [['call1']],
-      },
+      jsonInject('inject1', 'turn on kitchen', 200, '{"name":"Kitchen Light"}', 'call1'),
       { id: 'call1', type: 'mcp-call-tool', x: 420, y: 200, server: '', tool: '', wires: [['debug1'], []] },
       {
         id: 'debug1',
@@ -211,6 +216,13 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.match(text, /19 tools/);
     assert.match(text, /protocol 20\d\d-\d\d-\d\d/);
     assert.match(text, /^home-assistant · /); // the server's own serverInfo.name
+    // The answer is on screen, not below the fold of the dialog (an 800 px high window).
+    const shown = await page.evaluate(() => {
+      const body = $('.red-ui-tray:last-of-type .red-ui-tray-body')[0].getBoundingClientRect();
+      const result = $('#node-config-mcp-test-result')[0].getBoundingClientRect();
+      return { top: result.top >= body.top, bottom: result.bottom <= body.bottom + 1 };
+    });
+    assert.deepEqual(shown, { top: true, bottom: true });
     await shot('mcp-server-dialog');
 
     await page.locator('#node-config-dialog-ok').click();
@@ -277,6 +289,26 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       .waitFor({ state: 'detached', timeout: 15000 })
       .catch(() => undefined);
     await pageShot('flow-debug-result');
+  });
+
+  it('a failed call is one readable red line in the debug sidebar, not an error object with a stack', async () => {
+    await placeNodes([
+      jsonInject('inject2', 'bad call', 260, '{}', 'call2'),
+      { id: 'call2', type: 'mcp-call-tool', x: 420, y: 260, server: serverId, tool: 'NoSuchTool', wires: [[], []] },
+    ]);
+    await page.evaluate(() => RED.nodes.dirty(true));
+    await page.locator('#red-ui-header-button-deploy').click();
+    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await page.evaluate(() => RED.sidebar.show('debug'));
+    await page.locator('g.red-ui-flow-node-group[id="inject2"] rect.red-ui-flow-node-button-button').click();
+    const errors = page.locator('.red-ui-debug-msg.red-ui-debug-msg-level-20');
+    await errors.first().waitFor({ timeout: 30000 });
+    await page.waitForTimeout(1000); // a second line for the same failure would arrive by now
+    assert.equal(await errors.count(), 1, 'one failure, one line');
+    const text = await errors.first().innerText();
+    assert.match(text, /NoSuchTool/);
+    assert.doesNotMatch(text, /McpNodeError|stack|\.js:\d+/);
+    assert.equal(await errors.first().locator('.red-ui-debug-msg-expandable').count(), 0, 'nothing to unfold');
   });
 
   it("mcp-list-tools shows the schema compiler's warnings for the chosen format before deploy", async () => {
@@ -529,13 +561,20 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       }
       return out;
     };
+    // The fields named after the protocol's or the gateway's own terms say what they are for.
+    const jargonHints: string[] = [];
+    const hintUnder = (field: string) =>
+      page.evaluate((f) => `${f}: ${$(f).closest('.form-row').find('.mcp-gemini-hint').text().trim() || '(no hint line)'}`, field);
     const clipped: string[] = [];
     await placeNodes(FLOW_TYPES.map((type, i) => ({ id: `clip-${i}`, type, x: 700, y: 80 + i * 50, wires: [] })));
     for (let i = 0; i < FLOW_TYPES.length; i++) {
       await openEditor(`clip-${i}`);
       await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
       clipped.push(...(await clippedInEveryTab('#dialog-form')).map((c) => `${FLOW_TYPES[i]} ${c}`));
-      if (FLOW_TYPES[i] === 'mcp-tool-in') await shot('mcp-tool-in-dialog');
+      if (FLOW_TYPES[i] === 'mcp-tool-in') {
+        await shot('mcp-tool-in-dialog');
+        jargonHints.push(await hintUnder('#node-input-hint-destructiveHint'));
+      }
       await page.locator('#node-dialog-cancel').click();
       await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
     }
@@ -544,7 +583,14 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       await page.locator('#node-config-dialog-cancel').waitFor();
       await page.locator('#node-config-dialog-edit-form .form-row').first().waitFor({ timeout: 10000 });
       if (type === 'esp32-listener') await shot('esp32-listener-dialog-hints');
+      if (type === 'esp32-listener') jargonHints.push(await hintUnder('#node-config-input-visionUrl'));
+      if (type === 'mcp-endpoint') jargonHints.push(await hintUnder('#node-config-input-instance'), await hintUnder('#node-config-input-roots'));
       clipped.push(...(await clippedInEveryTab('#node-config-dialog-edit-form')).map((c) => `${type} ${c}`));
+      // A server's rows change with its transport (stdio: command, arguments, Environment).
+      if (type === 'mcp-server') {
+        await page.locator('#node-config-input-transport').selectOption('stdio');
+        clipped.push(...(await clippedNow()).map((c) => `${type} (stdio) ${c}`));
+      }
       // The listener's rows change with its transport: each set is measured.
       if (type === 'esp32-listener') {
         for (const transport of ['mqtt-gateway', 'mqtt']) {
@@ -560,6 +606,8 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       RED.view.redraw(true);
     });
     assert.deepEqual(clipped, []);
+    assert.equal(jargonHints.length, 4);
+    for (const hint of jargonHints) assert.doesNotMatch(hint, /\(no hint line\)/);
   });
 
   it('the Configuration nodes sidebar lists the esp32-listener with its two users', async () => {

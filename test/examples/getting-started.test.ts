@@ -39,6 +39,13 @@ describe('examples: npm start and the getting-started flow', function () {
       [],
       'every example tab is named "<area>: <what>"',
     );
+    // After importing every example, a picker tells their config nodes apart: each is named after its tab.
+    const labelOf = new Map(deployed.filter((n) => n.type === 'tab').map((n) => [n.id, n.label]));
+    const misnamed = deployed
+      .filter((n) => ['mcp-server', 'esp32-listener', 'mcp-endpoint'].includes(n.type))
+      .filter((n) => !String(n.name ?? '').endsWith(`(${labelOf.get(n.z)})`))
+      .map((n) => `${n.name} on ${labelOf.get(n.z)}`);
+    assert.deepEqual(misnamed, [], 'every example config node is named "<what> (<its tab>)"');
     await assertCleanDeploy(nr, flow);
     assert.ok(!nr.log.some((l) => /missing (node )?types/i.test(l)), nr.log.join('\n'));
     // Deployed as an import is, the examples keep their credentials: the closed endpoints name the

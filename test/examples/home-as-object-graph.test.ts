@@ -62,6 +62,11 @@ describe('examples: home-as-object-graph.json', function () {
     assert.deepEqual(target.structuredContent, { value: 21, type: 'integer', isWritable: true, unit: 'DegreeCelsius' });
   });
 
+  it("the example's mcp-server names only the path: it does not assume a port or a root", () => {
+    const server = flow.find((n) => n.type === 'mcp-server')!;
+    assert.equal(server.url, '/home-mcp');
+  });
+
   it("gemini-agent browses and switches the home through our own mcp-server on Node-RED's own URL", async () => {
     peers.gemini.script(
       reply.call('query', { path: '/home', depth: 2, includeProperties: true }),

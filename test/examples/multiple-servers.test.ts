@@ -52,11 +52,13 @@ function describeExample(generation: HaGeneration) {
     it('lists the tools of all three servers (stdio and HTTP) in one object', async () => {
       await nr.inject('ms-inject-list');
       const joined = await nr.debug.next('ms-debug-tools', undefined, 60_000);
-      assert.deepEqual(Object.keys(joined.value).sort(), ['demo', 'home-assistant', 'todo']);
-      assert.ok(joined.value.demo.includes('echo'));
-      assert.deepEqual([...joined.value.todo].sort(), ['create_todo', 'delete_todo', 'list_todos', 'update_todo']);
+      // Keyed by each server's name, which the example gives after its tab.
+      const key = (name: string) => `${name} (MCP: several servers, as in .mcp.json)`;
+      assert.deepEqual(Object.keys(joined.value).sort(), [key('demo'), key('home-assistant'), key('todo')]);
+      assert.ok(joined.value[key('demo')].includes('echo'));
+      assert.deepEqual([...joined.value[key('todo')]].sort(), ['create_todo', 'delete_todo', 'list_todos', 'update_todo']);
       assert.deepEqual(
-        joined.value['home-assistant'],
+        joined.value[key('home-assistant')],
         peers.ha.tools.map((t) => t.name),
       );
       assert.deepEqual(nr.debug.errors(), []);

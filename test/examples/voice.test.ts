@@ -153,7 +153,7 @@ function describeVoice(generation: HaGeneration) {
         await stopped;
         const call = await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'tool_call');
         assert.equal(call.value.payload.name, turnOn);
-        assert.equal(call.value.payload.server, 'Home Assistant');
+        assert.equal(call.value.payload.server, 'Home Assistant (Voice: Gemini Live)');
         assert.equal(call.value.payload.isError, false);
         assert.equal(call.value.device.id, 'aa:00:00:00:00:02');
         const heard = await nr.debug.next('lv-debug-events', (m) => m.value?.topic === 'transcript' && m.value.payload.role === 'user');

@@ -126,6 +126,11 @@ describe('schema compiler: corpus', function () {
     );
   });
 
+  it('a counterexample the property once found: dependentRequired with a name twice compiles into valid declarations', () => {
+    const tool = { name: 'fuzzed', inputSchema: { dependentRequired: { type: ['', ''] } } } as unknown as Tool;
+    for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], target);
+  });
+
   it('round-trips names: every declared name maps back to its MCP tool, for every format', function () {
     for (const corpus of corpora) {
       for (const format of ['mcp', ...TARGETS] as ToolFormat[]) {

@@ -34,6 +34,8 @@ describe('mcp-endpoint over Streamable HTTP', function () {
           ? /not one of this endpoint's tokens; copy a token from the mcp-endpoint node/
           : /needs a bearer token: send 'Authorization: Bearer <token>'/,
       );
+      // Where the token is: the examples keep it in their tab's environment variables.
+      assert.match(answer.message, /the tab's MCP_TOKEN/);
     }
     await assert.rejects(connect('/mcp', '2026-07-28'), /401|nauthorized/);
   });
