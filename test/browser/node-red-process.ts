@@ -13,6 +13,8 @@ const { nodeHelp } = require('../../scripts/node-help.cjs') as { nodeHelp(html: 
 export interface NodeRedProcess {
   url: string;
   userDir: string;
+  /** The Node-RED process (bench/peers.ts reads its CPU time from /proc). */
+  pid: number;
   /** Everything Node-RED printed, for failure messages. */
   log(): string;
   stop(): Promise<void>;
@@ -29,6 +31,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Another Node-RED runtime to start: the folder holding its node_modules/node-red, and the node binary to run it with. */
   runtime?: { folder: string; node: string };
+  /** More node packages installed beside ours (name → folder), as the palette manager would. */
+  extraPackages?: Record<string, string>;
 }
 
 export async function startNodeRed(packageDir = resolve(__dirname, '../..'), options: StartOptions = {}): Promise<NodeRedProcess> {
@@ -39,6 +43,7 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..'), opt
   const userDir = mkdtempSync(join(tmpdir(), 'mcp-editor-nr-'));
   mkdirSync(join(userDir, 'node_modules'));
   symlinkSync(packageDir, join(userDir, 'node_modules', PACKAGE_NAME), 'dir');
+  for (const [name, folder] of Object.entries(options.extraPackages ?? {})) symlinkSync(resolve(folder), join(userDir, 'node_modules', name), 'dir');
   const port = await freePort();
   const settingsFile = join(userDir, 'settings.js');
   writeFileSync(
@@ -101,7 +106,7 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..'), opt
     await stop();
     throw err;
   }
-  return { url, userDir, log: () => output, stop };
+  return { url, userDir, pid: child.pid!, log: () => output, stop };
 }
 
 async function waitForEditor(url: string, log: () => string, exited: Promise<void>): Promise<void> {

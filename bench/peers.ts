@@ -1,0 +1,191 @@
+// bench/peers: one MCP tool call as a flow makes it, side by side with the other ways to make it.
+// One MCP server (the paginated bench peer: stateless Streamable HTTP, JSON replies, in its own
+// process), one Node-RED process with every system on the same trigger (`http in` → the system →
+// `http response`, keep-alive POSTs), and the bare clients calling the server directly:
+//
+//   http floor        http in → http response, no MCP: what Node-RED itself costs
+//   mcp-call-tool     http in → our mcp-call-tool (arguments checked against the tool's schema) → http response
+//   peer mcp-tool-call  the same through node-red-contrib-mcp's mcp-tool-call (PEER_MCP_PACKAGE=<folder>)
+//   bare SDK v2       the @modelcontextprotocol/client this package bundles, called directly
+//   bare SDK v1       the SDK 1.x client (the peer's, else whichever node_modules holds), directly
+//
+// The systems are interleaved round by round, so the shared machine's noise falls on all of them.
+// Per system: median sequential latency (p50), calls per second at 16 in flight, and the Node-RED
+// process's CPU time per call (utime + stime from /proc, for the rows that run inside it).
+//
+// PEER_MCP_PACKAGE: the folder of node-red-contrib-mcp (github.com/BavarianAnalyst/node-red-contrib-mcp
+// at dd30b40, version 1.0.3, with `npm install --omit=dev` run in it); it is not on the npm registry.
+import { fork } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
+import { concurrent, median, sequential, type CallFn } from './measure';
+
+const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 200);
+const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 600);
+const CONCURRENCY = 16;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const peerFolder = process.env.PEER_MCP_PACKAGE ? resolve(process.env.PEER_MCP_PACKAGE) : undefined;
+
+interface System {
+  name: string;
+  call: CallFn;
+  /** Runs inside the Node-RED process: its CPU per call is measured. */
+  inNodeRed: boolean;
+  latencies: number[];
+  throughputs: number[];
+  cpuMsPerCall: number[];
+}
+
+/** The bench MCP server in a child process, so its work is not on the bench's own event loop. */
+async function startServer(): Promise<{ url: string; close(): void }> {
+  const child = fork(join(__dirname, 'peers-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((res, rej) => {
+    child.once('message', (m: any) => res(m.url));
+    child.once('exit', (code) => rej(new Error(`bench server exited (${code})`)));
+  });
+  return { url, close: () => child.kill() };
+}
+
+/** utime + stime of a process, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function flowPost(base: string, path: string): CallFn {
+  return async (i) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `m${i}` }) });
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes(`m${i}`)) throw new Error(`${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+  };
+}
+
+/** The SDK 1.x client as its users import it: the peer's own copy, else whichever this repository's node_modules holds. */
+function sdkV1(): { folder: string; Client: any; Transport: any } | undefined {
+  for (const from of [peerFolder, resolve(__dirname, '..')]) {
+    if (!from) continue;
+    try {
+      const client = require.resolve('@modelcontextprotocol/sdk/client/index.js', { paths: [from] });
+      const transport = require.resolve('@modelcontextprotocol/sdk/client/streamableHttp.js', { paths: [from] });
+      const folder = client.slice(0, client.lastIndexOf('/dist/'));
+      return { folder, Client: require(client).Client, Transport: require(transport).StreamableHTTPClientTransport };
+    } catch {
+      /* not there */
+    }
+  }
+  return undefined;
+}
+
+async function main() {
+  const server = await startServer();
+  if (peerFolder && !existsSync(join(peerFolder, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
+    throw new Error(`${peerFolder}: run \`npm install --omit=dev\` in it first (the peer needs its own SDK)`);
+  }
+  const nodeRed = await startNodeRed(resolve(__dirname, '..'), { extraPackages: peerFolder ? { 'node-red-contrib-mcp': peerFolder } : {} });
+  const closers: Array<() => unknown> = [() => nodeRed.stop(), () => server.close()];
+  try {
+    const z = 'bench';
+    const flows: any[] = [
+      { id: z, type: 'tab', label: 'bench' },
+      { id: 'floor-in', type: 'http in', z, url: '/floor', method: 'post', wires: [['floor-out']] },
+      { id: 'floor-out', type: 'http response', z, wires: [] },
+      { id: 'srv', type: 'mcp-server', name: 'bench', transport: 'http', url: server.url },
+      { id: 'ours-in', type: 'http in', z, url: '/ours', method: 'post', wires: [['ours-call']] },
+      { id: 'ours-call', type: 'mcp-call-tool', z, server: 'srv', tool: 'tool-01', wires: [['ours-out'], []] },
+      { id: 'ours-out', type: 'http response', z, wires: [] },
+      { id: 'catch', type: 'catch', z, scope: null, wires: [['fail-out']] },
+      { id: 'fail-out', type: 'http response', z, statusCode: '500', wires: [] },
+    ];
+    if (peerFolder) {
+      flows.push(
+        { id: 'peer-srv', type: 'mcp-server-config', name: 'bench', url: server.url, transportType: 'http' },
+        { id: 'peer-in', type: 'http in', z, url: '/peer', method: 'post', wires: [['peer-call']] },
+        { id: 'peer-call', type: 'mcp-tool-call', z, server: 'peer-srv', toolName: 'tool-01', wires: [['peer-out']] },
+        { id: 'peer-out', type: 'http response', z, wires: [] },
+      );
+    }
+    await deployFlows(nodeRed, flows);
+    const base = nodeRed.url.replace(/\/$/, '');
+
+    const v2 = new Client({ name: 'bench-bare-v2', version: '1' });
+    await v2.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    closers.push(() => v2.close());
+    const systems: System[] = [];
+    const add = (name: string, call: CallFn, inNodeRed: boolean) => systems.push({ name, call, inNodeRed, latencies: [], throughputs: [], cpuMsPerCall: [] });
+    add('http floor (no MCP)', flowPost(base, '/floor'), true);
+    add('mcp-call-tool (ours)', flowPost(base, '/ours'), true);
+    if (peerFolder) add('node-red-contrib-mcp mcp-tool-call', flowPost(base, '/peer'), true);
+    add(
+      'bare SDK v2 client',
+      async (i) => {
+        const r = await v2.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+        if (r.isError) throw new Error('bare v2 call failed');
+      },
+      false,
+    );
+    const sdk = sdkV1();
+    if (sdk) {
+      const v1 = new sdk.Client({ name: 'bench-bare-v1', version: '1' });
+      await v1.connect(new sdk.Transport(new URL(server.url)));
+      closers.push(() => v1.close());
+      const version = JSON.parse(readFileSync(join(sdk.folder, 'package.json'), 'utf8')).version;
+      add(
+        `bare SDK v1 client (${version})`,
+        async (i) => {
+          const r = await v1.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+          if (r.isError) throw new Error('bare v1 call failed');
+        },
+        false,
+      );
+    }
+
+    // Warm-up: connections, JIT, the nodes' sessions and tool caches; a broken row fails here.
+    for (const s of systems) await sequential(s.call, 100);
+    for (let round = 0; round < ROUNDS; round++) {
+      // A different system goes first each round.
+      const order = systems.map((_, i) => systems[(i + round) % systems.length]);
+      for (const s of order) {
+        const cpu0 = s.inNodeRed ? cpuMs(nodeRed.pid) : 0;
+        s.latencies.push(...(await sequential(s.call, SEQUENTIAL)));
+        s.throughputs.push(await concurrent(s.call, CONCURRENT_TOTAL, CONCURRENCY));
+        if (s.inNodeRed) s.cpuMsPerCall.push((cpuMs(nodeRed.pid) - cpu0) / (SEQUENTIAL + CONCURRENT_TOTAL));
+      }
+    }
+
+    const ours = systems.find((s) => s.name.startsWith('mcp-call-tool'))!;
+    const peer = systems.find((s) => s.name.startsWith('node-red-contrib-mcp'));
+    const bareV2 = systems.find((s) => s.name.startsWith('bare SDK v2'))!;
+    const row = (s: System) => ({
+      system: s.name,
+      'p50 ms': +median(s.latencies).toFixed(2),
+      'calls/s @16': Math.round(median(s.throughputs)),
+      'Node-RED CPU ms/call': s.inNodeRed ? +median(s.cpuMsPerCall).toFixed(2) : '-',
+    });
+    console.log(
+      `bench:peers — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,
+    );
+    console.table(systems.map(row));
+    const ratio = (a: number, b: number) => (a / b).toFixed(2);
+    console.log(`ours vs bare SDK v2:   p50 ${ratio(median(ours.latencies), median(bareV2.latencies))}×`);
+    if (peer) {
+      console.log(
+        `ours vs node-red-contrib-mcp: p50 ${ratio(median(ours.latencies), median(peer.latencies))}× (goal ≤ 0.9), ` +
+          `throughput ${ratio(median(ours.throughputs), median(peer.throughputs))}× (goal ≥ 1.1), ` +
+          `CPU/call ${ratio(median(ours.cpuMsPerCall), median(peer.cpuMsPerCall))}× (goal < 1)`,
+      );
+    } else {
+      console.log(
+        'node-red-contrib-mcp not measured: set PEER_MCP_PACKAGE=<folder> (its repository at dd30b40 with `npm install --omit=dev` run in it) to add its row.',
+      );
+    }
+  } finally {
+    for (const close of closers.reverse()) await close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
