@@ -83,7 +83,15 @@ async function main() {
   if (peerFolder && !existsSync(join(peerFolder, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
     throw new Error(`${peerFolder}: run \`npm install --omit=dev\` in it first (the peer needs its own SDK)`);
   }
-  const nodeRed = await startNodeRed(resolve(__dirname, '..'), { extraPackages: peerFolder ? { 'node-red-contrib-mcp': peerFolder } : {} });
+  // BENCH_CPU_PROF=<folder>: Node-RED writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  // BENCH_NODE_RED=<folder>: another Node-RED (and the Node beside it), e.g. .tools/nr5 (Node 24 + Node-RED 5, the add-on's).
+  const runtimeFolder = process.env.BENCH_NODE_RED ? resolve(process.env.BENCH_NODE_RED) : undefined;
+  const nodeRed = await startNodeRed(resolve(__dirname, '..'), {
+    runtime: runtimeFolder ? { folder: runtimeFolder, node: join(runtimeFolder, 'node_modules', '.bin', 'node') } : undefined,
+    extraPackages: peerFolder ? { 'node-red-contrib-mcp': peerFolder } : {},
+    nodeArgs: profile,
+  });
   const closers: Array<() => unknown> = [() => nodeRed.stop(), () => server.close()];
   try {
     const z = 'bench';
@@ -141,6 +149,9 @@ async function main() {
       );
     }
 
+    // BENCH_ONLY=ours,floor keeps the rows whose names contain one of these (e.g. to profile one).
+    const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+    if (only) systems.splice(0, systems.length, ...systems.filter((s) => only.some((o) => s.name.includes(o))));
     // Warm-up: connections, JIT, the nodes' sessions and tool caches; a broken row fails here.
     for (const s of systems) await sequential(s.call, 100);
     for (let round = 0; round < ROUNDS; round++) {
@@ -154,9 +165,9 @@ async function main() {
       }
     }
 
-    const ours = systems.find((s) => s.name.startsWith('mcp-call-tool'))!;
+    const ours = systems.find((s) => s.name.startsWith('mcp-call-tool'));
     const peer = systems.find((s) => s.name.startsWith('node-red-contrib-mcp'));
-    const bareV2 = systems.find((s) => s.name.startsWith('bare SDK v2'))!;
+    const bareV2 = systems.find((s) => s.name.startsWith('bare SDK v2'));
     const row = (s: System) => ({
       system: s.name,
       'p50 ms': +median(s.latencies).toFixed(2),
@@ -168,8 +179,8 @@ async function main() {
     );
     console.table(systems.map(row));
     const ratio = (a: number, b: number) => (a / b).toFixed(2);
-    console.log(`ours vs bare SDK v2:   p50 ${ratio(median(ours.latencies), median(bareV2.latencies))}×`);
-    if (peer) {
+    if (ours && bareV2) console.log(`ours vs bare SDK v2:   p50 ${ratio(median(ours.latencies), median(bareV2.latencies))}×`);
+    if (ours && peer) {
       console.log(
         `ours vs node-red-contrib-mcp: p50 ${ratio(median(ours.latencies), median(peer.latencies))}× (goal ≤ 0.9), ` +
           `throughput ${ratio(median(ours.throughputs), median(peer.throughputs))}× (goal ≥ 1.1), ` +

@@ -61,7 +61,7 @@ cpSync(join(root, 'nodes', 'shared', 'locale.json'), join(dist, 'nodes', 'shared
 // Icons no node shows by name (config nodes have none in the palette) stay available all the same.
 for (const icon of iconsLeft) cpSync(join(root, 'icons', icon), join(dist, 'nodes', types[0], 'icons', icon));
 if (!existsSync(join(dist, 'nodes', types[0]))) throw new Error('build: no node was assembled');
-const bundled = bundleRuntime(root, esbuild, types);
+const bundled = await bundleRuntime(root, esbuild, types);
 const docs = buildDocs(root);
 console.log(
   `built dist/: ${types.length} nodes in one runtime bundle (${(bundled.runtimeBytes / 1048576).toFixed(1)} MB, ${bundled.libraries} libraries inside), ${bundled.servers} MCP servers; resources/docs/: ${docs.pages} pages and ${docs.nodes} help pages`,

@@ -11,11 +11,13 @@
 //   build finds pglite.wasm, initdb.wasm and pglite.data beside the file that holds its code, so the
 //   build copies those three there; its extension archives (12 MB) are not needed and not shipped.
 // - dist/THIRD-PARTY-NOTICES.txt: the licence of every library inside a bundle.
+// - The MCP SDK gets the fixes in scripts/sdk-patches.mjs while it is bundled.
 // What stays installed from npm: what loads files of its own at run time or is loaded as native ESM
 // (EXTERNAL below), declared in package.json's dependencies.
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SDK_PATCHES, sdkPatchPlugin } from './sdk-patches.mjs';
 
 export const EXTERNAL = [
   // Opus codec: a native build or its WebAssembly, loaded from its own folder.
@@ -32,7 +34,7 @@ function requireFrom(root) {
   return createRequire(join(root, 'package.json'));
 }
 
-export function bundleRuntime(root, esbuild, types) {
+export async function bundleRuntime(root, esbuild, types) {
   const dist = join(root, 'dist');
   const entry = join(dist, 'nodes', 'shared', 'runtime-entry.js');
   // Besides the node types: what settings.js may require (skip-editor-parsing.ts), in the same bundle
@@ -45,8 +47,9 @@ export function bundleRuntime(root, esbuild, types) {
       .join('\n')}\n};\n`,
   );
   const inputs = new Set();
-  const bundle = (entryPoint, outfile) => {
-    const result = esbuild.buildSync({
+  const applied = new Map();
+  const bundle = async (entryPoint, outfile) => {
+    const result = await esbuild.build({
       entryPoints: [entryPoint],
       outfile,
       bundle: true,
@@ -62,13 +65,18 @@ export function bundleRuntime(root, esbuild, types) {
       metafile: true,
       allowOverwrite: true,
       logLevel: 'warning',
+      plugins: [sdkPatchPlugin(applied)],
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
   };
   const runtime = join(dist, 'nodes', 'shared', 'runtime.js');
-  bundle(entry, runtime + '.tmp');
+  await bundle(entry, runtime + '.tmp');
+  for (const patch of SDK_PATCHES) {
+    if (![...applied.keys()].some((k) => k.startsWith(patch.name)))
+      throw new Error(`SDK patch "${patch.name}" found nothing to patch: look at scripts/sdk-patches.mjs`);
+  }
   const servers = readdirSync(join(dist, 'servers')).filter((s) => existsSync(join(dist, 'servers', s, 'main.js')));
-  for (const s of servers) bundle(join(dist, 'servers', s, 'main.js'), join(dist, 'servers', s, 'main.js.tmp'));
+  for (const s of servers) await bundle(join(dist, 'servers', s, 'main.js'), join(dist, 'servers', s, 'main.js.tmp'));
 
   // Keep only the bundles, the node stubs and what is not JavaScript (catalogues, dialogs, icons).
   rmSync(join(dist, 'src'), { recursive: true, force: true });

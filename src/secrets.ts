@@ -81,14 +81,23 @@ export class SecretScrubber {
     if (value instanceof Error) return this.scrubError(value, extra);
     if (proto !== Object.prototype && proto !== null) return value;
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      // Numbers, booleans and nulls hold no secret: most of a message's leaves are skipped at once.
+      if (item === null || (typeof item !== 'string' && typeof item !== 'object')) continue;
       const next = this.walk(item, extra, seen, depth + 1);
-      if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
+      if (next !== item) (copy ??= { ...record })[key] = next;
     }
     return copy ?? value;
   }
 
   private patternFor(extra: Array<string | undefined>): RegExp | null {
+    // The common case, every string of every message a node sends: no allocation.
+    if (extra.length === 0) {
+      if (this.pattern === undefined) this.pattern = buildPattern([...this.counts.keys()]);
+      return this.pattern;
+    }
     const extras = extra.filter((v): v is string => typeof v === 'string' && v.trim().length >= MIN_SECRET_LENGTH);
     if (extras.length === 0) {
       if (this.pattern === undefined) this.pattern = buildPattern([...this.counts.keys()]);

@@ -32,15 +32,9 @@ export = function (RED: RED) {
     const releases = [secrets.register([node.credentials?.token, ...secretCredentialValues(node.credentials?.secrets)])];
     const releaseSecrets = () => releases.forEach((release) => release());
     try {
-      const settings = applyOAuth(
-        RED,
-        withStdioPaths(
-          RED,
-          normalizeSettings(withOwnAddress(RED, { ...def, id: def.id, secrets: node.credentials?.secrets }), node.credentials?.token, nodeEnvLookup(RED, node)),
-        ),
-        def.id,
-        (m) => node.debug(m),
-      );
+      const raw = withOwnAddress(RED, { ...def, id: def.id, secrets: node.credentials?.secrets });
+      const expanded = normalizeSettings(raw, node.credentials?.token, nodeEnvLookup(RED, node));
+      const settings = applyOAuth(RED, withStdioPaths(RED, expanded), def.id, (m) => node.debug(m));
       releases.push(secrets.register(settings.secretValues ?? [])); // as expanded from ${VAR}
       releases.push(rememberSecretDestination(def.id, serverDestination(settings, describeEndpoint(settings))));
       provider = createProvider(RED, settings, node);

@@ -22,7 +22,17 @@ export class NodeStatusWriter {
   constructor(
     private readonly RED: RED,
     private readonly node: Node,
-  ) {}
+  ) {
+    // A status someone else sets (a listener telling its users about devices) replaces what this
+    // writer showed: the next render must be sent even if it equals the one before.
+    const set = node.status.bind(node);
+    node.status = (status) => {
+      if (!this.writing) this.shown = undefined;
+      set(status);
+    };
+  }
+
+  private writing = false;
 
   server(id: string, name: string, state: ProviderState): void {
     this.servers.set(id, { name, state });
@@ -53,8 +63,27 @@ export class NodeStatusWriter {
     this.render();
   }
 
+  /** What the node shows now, so an unchanged status is not sent again (16 calls in flight keep one blue dot). */
+  private shown?: string;
+  /** The server status last derived, per state: statusFor translates, and a call needs it twice. */
+  private derived?: { state: ProviderState; status: NodeStatus };
+
   render(): void {
-    this.node.status(this.current());
+    const status = this.current();
+    const key = `${status.fill ?? ''}|${status.shape ?? ''}|${status.text ?? ''}`;
+    if (key === this.shown) return;
+    this.writing = true;
+    try {
+      this.node.status(status);
+    } finally {
+      this.writing = false;
+    }
+    this.shown = key;
+  }
+
+  private serverStatus(state: ProviderState): NodeStatus {
+    if (this.derived?.state !== state) this.derived = { state, status: statusFor(this.RED, state) };
+    return this.derived.status;
   }
 
   private current(): NodeStatus {
@@ -63,7 +92,7 @@ export class NodeStatusWriter {
     const note = this.note?.();
     if (note) return note;
     const entries = [...this.servers.values()];
-    if (entries.length <= 1) return entries[0] ? statusFor(this.RED, entries[0].state) : {};
+    if (entries.length <= 1) return entries[0] ? this.serverStatus(entries[0].state) : {};
     const broken = entries.find((e) => e.state.kind === 'error');
     if (broken) return { fill: 'red', shape: 'ring', text: `${broken.name}: ${(broken.state as { reason: string }).reason}` };
     if (entries.some((e) => e.state.kind === 'connecting')) return statusFor(this.RED, { kind: 'connecting' });

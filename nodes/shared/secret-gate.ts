@@ -36,7 +36,10 @@ export function scrubbedError(err: Error): Error {
 
 function scrubLogged(m: unknown): unknown {
   if (typeof m === 'string') return secrets.scrub(m);
-  if (isReadableError(m)) return Object.assign(new String(secrets.scrub(String(m))), m.code === undefined ? {} : { code: m.code });
+  if (isReadableError(m)) {
+    const text = secrets.scrub(String(m));
+    return Object.assign(new String(text), { message: text }, m.code === undefined ? {} : { code: m.code });
+  }
   if (m instanceof Error) return secrets.scrubError(m);
   return secrets.scrubValue(m);
 }

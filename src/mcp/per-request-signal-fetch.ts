@@ -32,10 +32,35 @@ function requestsOn(signal: AbortSignal): Set<AbortController> {
 /** Drops a request from its signal's open set when a response nobody read is collected. */
 const unreadResponses = new FinalizationRegistry<() => void>((release) => release());
 
-export function perRequestSignalFetch(base: Fetch = fetch): Fetch {
+/**
+ * What becomes of a reply that is not an event stream, read whole: `text` is its body. The default
+ * hands on a copy; the Streamable HTTP transport checks it is an MCP answer (./readable-reply-fetch.ts).
+ */
+export type WholeReply = (input: string | URL | Request, init: RequestInit | undefined, response: Response, text: string) => Response;
+
+export const copyReply: WholeReply = (_input, _init, response, text) => replyCopy(response, text);
+
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** A response with the same status, headers and URL whose body is `text`. */
+export function replyCopy(response: Response, text: string): Response {
+  const copy = new Response(NULL_BODY.has(response.status) ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // The SDK reads `url` to describe redirects; a constructed Response has none of its own.
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
+}
+
+export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = copyReply): Fetch {
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
-    if (!callerSignal) return base(input, init);
+    if (!callerSignal) {
+      const response = await base(input, init);
+      return !response.body || isEventStream(response) ? response : whole(input, init, response, await response.text());
+    }
     const own = new AbortController();
     if (callerSignal.aborted) own.abort(callerSignal.reason);
     const open = requestsOn(callerSignal);
@@ -57,10 +82,25 @@ export function perRequestSignalFetch(base: Fetch = fetch): Fetch {
       release();
       return response;
     }
+    // Anything but an event stream is one short reply: read it now and let go of the request (a
+    // wrapping stream per call cost more than the call's own JSON).
+    if (!isEventStream(response)) {
+      let text: string;
+      try {
+        text = await response.text();
+      } finally {
+        release();
+      }
+      return whole(input, init, response, text);
+    }
     const wrapped = withEndHook(response, release);
     unreadResponses.register(wrapped, release);
     return wrapped;
   };
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream';
 }
 
 /** The same response whose body calls `onEnd` once it is finished, cancelled or failed. */

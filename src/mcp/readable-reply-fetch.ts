@@ -1,11 +1,12 @@
-// A `fetch` for the Streamable HTTP transport that checks a reply can be read before the SDK parses
-// it. Why: a proxy's HTML page or a broken server's JSON otherwise surfaces as the bare parser text
-// (`Expected double-quoted property name in JSON at position 1`) or `Unexpected content type:
-// text/html`, with no URL and nothing of what came; this error names both.
+// The Streamable HTTP transport checks each reply before the SDK parses it (its fetch reads every
+// reply that is not a stream whole: ./per-request-signal-fetch.ts). Why: a proxy's HTML page or a
+// broken server's JSON otherwise surfaces as the bare parser text (`Expected double-quoted property
+// name in JSON at position 1`) or `Unexpected content type: text/html`, with no URL and nothing of
+// what came; this error names both.
 import { McpNodeError } from '../errors';
 import { shorten } from '../text';
+import { replyCopy, type WholeReply } from './per-request-signal-fetch';
 
-type Fetch = typeof fetch;
 const SHOWN_BYTES = 80;
 
 export class UnreadableReplyError extends McpNodeError {
@@ -20,36 +21,32 @@ export class UnreadableReplyError extends McpNodeError {
   }
 }
 
-export function readableReplyFetch(base: Fetch = fetch): Fetch {
-  return async (input, init) => {
-    const response = await base(input, init);
-    if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || response.status !== 200 || !carriesRequest(init?.body)) return response;
-    const contentType = response.headers.get('content-type') ?? '';
-    const essence = contentType.split(';')[0].trim().toLowerCase();
-    if (essence === 'text/event-stream') return response;
-    const url = urlOf(input);
-    const text = await response.text();
-    if (essence !== 'application/json') throw new UnreadableReplyError(url, contentType, text, 'not JSON or an event stream');
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      throw new UnreadableReplyError(url, contentType, text, `invalid JSON: ${(err as Error).message}`);
-    }
-    const copy = new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-    Object.defineProperty(copy, 'url', { value: response.url });
-    return copy;
-  };
-}
+/**
+ * A reply read whole (./per-request-signal-fetch.ts) checked before the SDK parses it. The copy
+ * handed on answers `json()` with the value parsed here, so the body is parsed once, not twice.
+ */
+export const readableReply: WholeReply = (input, init, response, text) => {
+  const copy = replyCopy(response, text);
+  if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || response.status !== 200 || !carriesRequest(init?.body)) return copy;
+  const contentType = response.headers.get('content-type') ?? '';
+  const essence = contentType.split(';')[0].trim().toLowerCase();
+  const url = urlOf(input);
+  if (essence !== 'application/json') throw new UnreadableReplyError(url, contentType, text, 'not JSON or an event stream');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UnreadableReplyError(url, contentType, text, `invalid JSON: ${(err as Error).message}`);
+  }
+  Object.defineProperty(copy, 'json', { value: () => Promise.resolve(parsed) });
+  return copy;
+};
 
 /** Only a POST carrying a request waits for an answer; notifications may get any body. */
 function carriesRequest(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
-  try {
-    const sent = JSON.parse(body) as unknown;
-    return (Array.isArray(sent) ? sent : [sent]).some((m) => m && typeof m === 'object' && 'method' in m && 'id' in m);
-  } catch {
-    return false;
-  }
+  // The SDK sends JSON.stringify(message): a request has both keys. A notification that merely
+  // mentions them is harmless here: it is answered 202, which is not checked.
+  return typeof body === 'string' && body.includes('"method"') && body.includes('"id"');
 }
 
 function urlOf(input: string | URL | Request): string {

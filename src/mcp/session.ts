@@ -145,8 +145,9 @@ export class McpSession implements ToolProvider {
   }
 
   async findTool(name: string): Promise<Tool | undefined> {
-    const { tools } = await this.listTools();
-    return tools.find((t) => t.name === name);
+    // Every call looks its tool up: read the cache itself rather than listTools()'s defensive copies.
+    const listed = this.cached && this.conn ? this.cached : await this.refreshTools();
+    return listed.tools.find((t) => t.name === name);
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {

@@ -44,10 +44,15 @@ export function resultText(result: CallToolResult): string {
     .join('\n');
 }
 
+const JSON_START = /^[{["\-0-9]/;
+
 /** Any JSON value counts (the call-tool help: "a single text item parsed as JSON"), so a device's "true" becomes true. */
 function tryJson(text: string): unknown {
   const t = text.trim();
   if (!t) return undefined;
+  if (t === 'true' || t === 'false' || t === 'null') return JSON.parse(t);
+  // Most answers are prose: a failed JSON.parse (a thrown SyntaxError) cost ~50 µs per call.
+  if (!JSON_START.test(t)) return undefined;
   try {
     return JSON.parse(t);
   } catch {

@@ -2,7 +2,7 @@
 // HTTP request, the legacy SSE GET included (the SSE transport applies requestInit headers there).
 import { perRequestSignalFetch } from './per-request-signal-fetch';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
-import { readableReplyFetch } from './readable-reply-fetch';
+import { readableReply } from './readable-reply-fetch';
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './sdk';
 import type { McpServerSettings } from './settings';
 
@@ -36,7 +36,7 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
   return new StreamableHTTPClientTransport(url, {
     requestInit,
     authProvider,
-    fetch: perRequestSignalFetch(readableReplyFetch()),
+    fetch: perRequestSignalFetch(fetch, readableReply),
     // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });

@@ -31,6 +31,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Another Node-RED runtime to start: the folder holding its node_modules/node-red, and the node binary to run it with. */
   runtime?: { folder: string; node: string };
+  /** Options for the node binary itself (bench/peers.ts: --cpu-prof). */
+  nodeArgs?: string[];
   /** More node packages installed beside ours (name → folder), as the palette manager would. */
   extraPackages?: Record<string, string>;
 }
@@ -68,12 +70,16 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..'), opt
   const redJs: string = options.runtime
     ? require.resolve('node-red/red.js', { paths: [options.runtime.folder] })
     : require('../../scripts/node-red-home.cjs').RED_JS; // Node-RED 5 in npm test's second run
-  const child: ChildProcess = spawn(options.runtime?.node ?? process.execPath, [redJs, '--userDir', userDir, '--settings', settingsFile], {
-    cwd: userDir,
-    env: { ...process.env, ...options.env, NODE_RED_HOME: userDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    options.runtime?.node ?? process.execPath,
+    [...(options.nodeArgs ?? []), redJs, '--userDir', userDir, '--settings', settingsFile],
+    {
+      cwd: userDir,
+      env: { ...process.env, ...options.env, NODE_RED_HOME: userDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let output = '';
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));

@@ -1,0 +1,44 @@
+// Fixes to the MCP SDK applied while bundling (scripts/bundle-runtime.mjs), each kept until the SDK
+// ships it. A patch that no longer finds its text fails the build: an SDK update must be looked at,
+// not silently run unpatched.
+//
+// 1. Lazy validation messages. Before every request the SDK asks its wire codec whether the method
+//    exists in the negotiated revision by validating `undefined` against the result schema
+//    (`codecResultValidator`'s probe). That fails, as meant, and the codec turns the failure into
+//    text at once: Zod builds its error class, every issue and the message, ~60 µs of the ~0.3 ms a
+//    bare `tools/call` costs the client, and nobody reads it. The message becomes a getter, built
+//    only when read. (bench/peers.ts measures it: `npm run bench:peers`.)
+import { readFileSync } from 'node:fs';
+
+export const SDK_PATCHES = [
+  {
+    name: 'lazy codec validation message',
+    files: /@modelcontextprotocol[\\/](client|server)[\\/]dist[\\/]src-[^\\/]+\.cjs$/,
+    find: 'message: String(parsed.error)',
+    replace: 'get message() { return String(parsed.error); }',
+    // Both wire codecs (the 2025 revisions' and 2026-07-28's) have one triState each.
+    count: 2,
+  },
+];
+
+/** The esbuild plugin that applies SDK_PATCHES; `applied` counts replacements per patch and file. */
+export function sdkPatchPlugin(applied = new Map()) {
+  return {
+    name: 'sdk-patches',
+    setup(build) {
+      build.onLoad({ filter: /@modelcontextprotocol[\\/].*\.cjs$/ }, (args) => {
+        const patches = SDK_PATCHES.filter((p) => p.files.test(args.path));
+        if (patches.length === 0) return undefined;
+        let contents = readFileSync(args.path, 'utf8');
+        for (const patch of patches) {
+          const found = contents.split(patch.find).length - 1;
+          if (found === 0) continue;
+          if (found !== patch.count) throw new Error(`SDK patch "${patch.name}": expected ${patch.count} occurrences in ${args.path}, found ${found}`);
+          contents = contents.split(patch.find).join(patch.replace);
+          applied.set(`${patch.name} ${args.path}`, found);
+        }
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
