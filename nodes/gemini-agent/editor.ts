@@ -301,6 +301,9 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
           return s.server;
         }),
         maxSteps: $('#node-input-maxSteps').val(),
+        googleSearch: $('#node-input-googleSearch').prop('checked'),
+        urlContext: $('#node-input-urlContext').prop('checked'),
+        codeExecution: $('#node-input-codeExecution').prop('checked'),
         functionCalling: $('#node-input-functionCalling').val(),
         temperature: $('#node-input-temperature').val(),
         timeout: $('#node-input-timeout').val(),
@@ -406,6 +409,10 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
       },
       toolMode: { value: 'auto' },
       maxSteps: { value: 10, validate: isInt(1) },
+      // Google's own tools, run by Gemini beside the MCP tools.
+      googleSearch: { value: false },
+      urlContext: { value: false },
+      codeExecution: { value: false },
       functionCalling: { value: 'AUTO' },
       temperature: {
         value: '',

@@ -2,8 +2,9 @@
 // drops call ids). Each model turn is a step: the model's content is appended exactly as received
 // (thought signatures are opaque and must come back byte for byte), every call of the step runs in
 // parallel, and one role:"user" content carries one functionResponse per call, same order, same id.
-import type { Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import type { Candidate, Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { MaxStepsError, toGeminiError } from './errors';
+import { googleToolUse, requestTools, type GoogleTool, type GoogleToolUse } from './google-tools';
 import { runCall } from './run-call';
 import type { AgentResult, FunctionCallingMode, ToolCatalog, ToolExecutor, TraceCall, TraceStep, Usage } from './types';
 
@@ -15,6 +16,8 @@ export interface AgentRequest {
   systemInstruction?: string;
   catalog: ToolCatalog;
   executor: ToolExecutor;
+  /** Google's own tools, in the same requests as the catalog's functions. */
+  googleTools?: readonly GoogleTool[];
   maxSteps: number;
   functionCalling: FunctionCallingMode;
   temperature?: number;
@@ -31,6 +34,8 @@ export interface AgentRequest {
 
 interface ModelReply {
   content?: Content;
+  /** What Google's tools did in this turn. */
+  google?: GoogleToolUse;
   finishReason?: string;
   usage?: Usage;
   blocked?: string;
@@ -51,12 +56,14 @@ export async function runAgent(req: AgentRequest): Promise<AgentResult> {
     const parts = reply.content?.parts ?? [];
     const calls = parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
     if (reply.content && parts.length > 0) contents.push({ ...reply.content, role: reply.content.role ?? 'model' });
+    const google = reply.google ?? googleToolUse(parts);
+    const withGoogle = google ? { google } : {};
     if (calls.length === 0) {
-      steps.push({ calls: [], usage: reply.usage });
+      steps.push({ calls: [], usage: reply.usage, ...withGoogle });
       return { text: textOf(parts), contents, steps, usage, finishReason: reply.finishReason, modelVersion: reply.modelVersion };
     }
     if (step >= req.maxSteps) {
-      steps.push({ calls: calls.map((c) => pendingTrace(req.catalog, c.name ?? '', c.args ?? {}, c.id)), usage: reply.usage });
+      steps.push({ calls: calls.map((c) => pendingTrace(req.catalog, c.name ?? '', c.args ?? {}, c.id)), usage: reply.usage, ...withGoogle });
       throw new MaxStepsError(
         req.maxSteps,
         calls.map((c) => c.name ?? '?'),
@@ -72,7 +79,7 @@ export async function runAgent(req: AgentRequest): Promise<AgentResult> {
         functionResponse: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, response: outcome.response as Record<string, unknown> },
       })),
     });
-    steps.push({ calls: traced.map((t) => t.trace), usage: reply.usage });
+    steps.push({ calls: traced.map((t) => t.trace), usage: reply.usage, ...withGoogle });
   }
 }
 
@@ -80,10 +87,7 @@ function requestConfig(req: AgentRequest): GenerateContentConfig {
   const config: GenerateContentConfig = {};
   if (req.systemInstruction) config.systemInstruction = req.systemInstruction;
   if (req.temperature !== undefined) config.temperature = req.temperature;
-  if (req.catalog.declarations.length > 0) {
-    config.tools = [{ functionDeclarations: req.catalog.declarations }];
-    config.toolConfig = { functionCallingConfig: { mode: req.functionCalling as FunctionCallingConfigMode } };
-  }
+  Object.assign(config, requestTools(req.catalog.declarations, req.googleTools ?? [], req.functionCalling as FunctionCallingConfigMode));
   return config;
 }
 
@@ -107,8 +111,12 @@ async function callModel(req: AgentRequest, contents: Content[], base: GenerateC
     const parts: Part[] = [];
     let last: ModelReply = {};
     let role: string | undefined;
+    const metadata: Pick<Candidate, 'groundingMetadata' | 'urlContextMetadata'> = {};
     for await (const chunk of await req.client.models.generateContentStream(params)) {
       const reply = replyOf(chunk);
+      const candidate = chunk.candidates?.[0];
+      if (candidate?.groundingMetadata) metadata.groundingMetadata = candidate.groundingMetadata;
+      if (candidate?.urlContextMetadata) metadata.urlContextMetadata = candidate.urlContextMetadata;
       const chunkParts = reply.content?.parts ?? [];
       role ??= reply.content?.role;
       parts.push(...chunkParts);
@@ -116,7 +124,8 @@ async function callModel(req: AgentRequest, contents: Content[], base: GenerateC
       if (text && req.onText) req.onText(text, step);
       last = { ...last, ...definedOnly(reply) };
     }
-    return { ...last, content: parts.length ? { role: role ?? 'model', parts } : undefined };
+    // Grounding metadata comes with one chunk (usually the last); code parts may be spread over several.
+    return { ...last, content: parts.length ? { role: role ?? 'model', parts } : undefined, google: googleToolUse(parts, metadata) };
   } catch (err) {
     const e = timedOut && !req.signal?.aborted ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : err;
     throw toGeminiError(e, { secrets: req.secrets, timeoutMs: req.timeoutMs, endpoint: req.endpoint });
@@ -128,7 +137,7 @@ async function callModel(req: AgentRequest, contents: Content[], base: GenerateC
 
 function definedOnly(reply: ModelReply): Partial<ModelReply> {
   const out: Partial<ModelReply> = {};
-  for (const [k, v] of Object.entries(reply)) if (v !== undefined && k !== 'content') (out as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(reply)) if (v !== undefined && k !== 'content' && k !== 'google') (out as Record<string, unknown>)[k] = v;
   return out;
 }
 
@@ -137,6 +146,7 @@ function replyOf(r: GenerateContentResponse): ModelReply {
   const blocked = !candidate && r.promptFeedback?.blockReason ? String(r.promptFeedback.blockReason) : undefined;
   return {
     content: candidate?.content,
+    google: googleToolUse(candidate?.content?.parts ?? [], candidate),
     finishReason: candidate?.finishReason ? String(candidate.finishReason) : undefined,
     usage: r.usageMetadata ? pickUsage(r.usageMetadata) : undefined,
     blocked,

@@ -3,6 +3,7 @@
 // the request they send Gemini (model, endpoint, limits) is built in one place.
 import type { Content, GoogleGenAI } from '@google/genai';
 import { runAgent } from './agent-loop';
+import { combinedUse, type GoogleToolUse } from './google-tools';
 import type { AgentSettings } from './agent-settings';
 import { createGeminiClient, DEFAULT_BASE_URL } from './client';
 import type { AgentResult, ToolCatalog, ToolExecutor } from './types';
@@ -25,7 +26,7 @@ export class AgentRunner {
   constructor(readonly settings: AgentSettings) {}
 
   run(turn: AgentTurn): Promise<AgentResult> {
-    const { model, baseUrl, apiVersion, maxSteps, functionCalling, temperature, timeoutMs, stream } = this.settings;
+    const { model, baseUrl, apiVersion, maxSteps, functionCalling, temperature, timeoutMs, stream, googleTools } = this.settings;
     return runAgent({
       client: this.clientFor(turn.apiKey),
       model,
@@ -33,6 +34,7 @@ export class AgentRunner {
       systemInstruction: turn.systemInstruction,
       catalog: turn.catalog,
       executor: turn.executor,
+      googleTools,
       maxSteps,
       functionCalling,
       temperature,
@@ -54,6 +56,7 @@ export class AgentRunner {
       sessionId,
       finishReason: result.finishReason,
       ...(result.blocked ? { blocked: result.blocked } : {}),
+      ...withGoogle(combinedUse(result.steps.map((s) => s.google))),
       ...(unavailable.length ? { unavailable } : {}),
     };
   }
@@ -63,4 +66,9 @@ export class AgentRunner {
     if (!this.client || this.client.key !== key) this.client = { key, instance: createGeminiClient({ apiKey: key, baseUrl, apiVersion }) };
     return this.client.instance;
   }
+}
+
+/** msg.gemini.google: every turn's searches, sources, pages and programs, when there were any. */
+function withGoogle(use: GoogleToolUse | undefined): { google?: GoogleToolUse } {
+  return use ? { google: use } : {};
 }

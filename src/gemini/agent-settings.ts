@@ -5,6 +5,7 @@ import { numberSetting } from '../settings-values';
 import { DEFAULT_API_VERSION, DEFAULT_MODEL } from './client';
 import { DEFAULT_HISTORY_TURNS } from './memory';
 import type { FunctionCallingMode } from './types';
+import { GOOGLE_TOOLS, type GoogleTool } from './google-tools';
 
 const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 
@@ -20,6 +21,8 @@ export interface AgentSettings {
   historyTurns: number;
   stream: boolean;
   timeoutMs: number;
+  /** Google's own tools offered beside the MCP tools (the dialog's checkboxes). */
+  googleTools: GoogleTool[];
 }
 
 export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup = processEnvLookup): AgentSettings {
@@ -37,5 +40,6 @@ export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup 
     historyTurns: Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!)),
     stream: def.stream === true || def.stream === 'true',
     timeoutMs: numberSetting(def.timeout, 120)! * 1000,
+    googleTools: GOOGLE_TOOLS.filter((name) => def[name] === true || def[name] === 'true'),
   };
 }

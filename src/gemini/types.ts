@@ -1,3 +1,4 @@
+import type { GoogleToolUse } from './google-tools';
 // Shapes shared by the Gemini loop, its tool catalog and the node adapter. Gemini's own types come
 // from @google/genai; these are ours: where a declared function goes, and what the trace records.
 import type { Content, FunctionDeclaration, GenerateContentResponseUsageMetadata } from '@google/genai';
@@ -67,6 +68,8 @@ export interface TraceCall {
 export interface TraceStep {
   calls: TraceCall[];
   usage?: Usage;
+  /** What Google's own tools (Search, URL context, code execution) did in this turn. */
+  google?: GoogleToolUse;
 }
 
 export interface Usage {

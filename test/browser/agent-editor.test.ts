@@ -163,6 +163,8 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await row.locator('.node-input-entry-exclude').fill('HassTurnOff');
     await page.waitForFunction(() => $('.node-input-entry-preview').first().text() === '1 of 19 tools: HassTurnOn', undefined, { timeout: 30000 });
     await shot('gemini-agent-servers');
+    // Google's own tools sit on the same tab, beside the MCP servers (the Test below sends Search).
+    await page.check('#node-input-googleSearch');
 
     // Inline validation: a bad value turns the field red before any deploy.
     await page.fill('#node-input-maxSteps', '0');
@@ -181,7 +183,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   });
 
   it('gemini-agent: Test sends one prompt with the unsaved settings and shows the answer and the tool called', async () => {
-    // Unsaved changes: another model from the suggestions, the filters typed above, maxSteps 4.
+    // Unsaved changes: another model from the suggestions, the filters typed above, maxSteps 4, Search ticked.
     await page.fill('#node-input-model', 'gemini-3.8-flash');
     fake!.script(reply.call('HassTurnOn', { name: 'Kitchen Light' }), reply.text('The kitchen light is on now.'));
     const before = fake!.requests.length;
@@ -204,6 +206,8 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       sent[0].body.tools[0].functionDeclarations.map((d: any) => d.name),
       ['HassTurnOn'],
     );
+    assert.deepEqual(sent[0].body.tools.slice(1), [{ googleSearch: {} }]);
+    assert.equal(sent[0].body.toolConfig.includeServerSideToolInvocations, true);
     const haCall = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').at(-1) as any;
     assert.deepEqual(haCall.json.params, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
     // The key never reached the page.

@@ -72,6 +72,17 @@ describe('fake Gemini: wire format and enforced rules', () => {
       config: { tools: [{ functionDeclarations: [{ name: 'bad name!', parametersJsonSchema: { type: 'object' } }] }] },
     });
     assert.match(String(await status(badTool)), /^400 /);
+    // Google's built-in tools beside functions only with the server-side invocations asked for.
+    const fn = { functionDeclarations: [{ name: 'f', parametersJsonSchema: { type: 'object' } }] };
+    const combined = ai.models.generateContent({ model, contents: 'x', config: { tools: [fn, { googleSearch: {} }] } });
+    assert.match(String(await status(combined)), /^400 .*include_server_side_tool_invocations/);
+    fake.script(reply.text('combined'));
+    const allowed = await ai.models.generateContent({
+      model,
+      contents: 'x',
+      config: { tools: [fn, { googleSearch: {} }], toolConfig: { includeServerSideToolInvocations: true } },
+    });
+    assert.equal(allowed.text, 'combined');
     fake.script(reply.text('valid'));
     const ok = await ai.models.generateContent({ model, contents: [...base, { role: 'user', parts: [resp('i1', 'a'), resp('i2', 'b')] }] });
     assert.equal(ok.text, 'valid');

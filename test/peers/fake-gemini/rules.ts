@@ -42,6 +42,13 @@ export function violations(body: any, model: string, rules: StrictRules, issued:
     });
   }
   if (rules.declarations && Array.isArray(body?.tools)) {
+    // Google's built-in tools beside function declarations need the server-side invocations back in
+    // the content (https://ai.google.dev/gemini-api/docs/tool-combination); without, the API refuses.
+    const builtIn = body.tools.some((t: any) => t && (t.googleSearch || t.urlContext || t.codeExecution));
+    const functions = body.tools.some((t: any) => Array.isArray(t?.functionDeclarations) && t.functionDeclarations.length);
+    if (builtIn && functions && body.toolConfig?.includeServerSideToolInvocations !== true) {
+      problems.push('Tool use with function calling is unsupported unless include_server_side_tool_invocations is set.');
+    }
     const seen = new Set<string>();
     problems.push(...declarationProblems(body.tools));
     body.tools.forEach((tool: any) => {
