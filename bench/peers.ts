@@ -175,7 +175,7 @@ async function main() {
       'Node-RED CPU ms/call': s.inNodeRed ? +median(s.cpuMsPerCall).toFixed(2) : '-',
     });
     console.log(
-      `bench:peers — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,
+      `bench:peers (${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}) — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,
     );
     console.table(systems.map(row));
     const ratio = (a: number, b: number) => (a / b).toFixed(2);
