@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDocs } from './build-docs.mjs';
 import { bundleRuntime } from './bundle-runtime.mjs';
+import { STAMP } from './build-state.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireHere = createRequire(pathToFileURL(join(root, 'package.json')));
@@ -63,6 +64,7 @@ for (const icon of iconsLeft) cpSync(join(root, 'icons', icon), join(dist, 'node
 if (!existsSync(join(dist, 'nodes', types[0]))) throw new Error('build: no node was assembled');
 const bundled = await bundleRuntime(root, esbuild, types);
 const docs = buildDocs(root);
+writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
 console.log(
   `built dist/: ${types.length} nodes in one runtime bundle (${(bundled.runtimeBytes / 1048576).toFixed(1)} MB, ${bundled.libraries} libraries inside), ${bundled.servers} MCP servers; resources/docs/: ${docs.pages} pages and ${docs.nodes} help pages`,
 );

@@ -6,12 +6,14 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { staleBecause } from './build-state.mjs';
 
 const require = createRequire(import.meta.url);
 const { ROOT, prepareUserDir, deployExamples, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
 
-if (!existsSync(join(ROOT, 'dist', 'nodes', 'mcp-server', 'index.js'))) {
-  console.log('dist/ is missing: building first (npm run build)');
+const stale = staleBecause(ROOT);
+if (stale) {
+  console.log(`${stale}: building first (npm run build)`);
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: ROOT });
 }
 

@@ -1,15 +1,19 @@
-// `npm test`: everything, from a fresh clone, with nothing typed before it but `npm install`.
+// `npm test`: what a contributor runs, from a fresh clone with nothing typed before it but `npm install`.
 //   1. scripts/test-tools.mjs brings what npm install does not (first run only; see test/tools.json);
-//   2. the build, the type check, ESLint and Prettier;
-//   3. every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support);
-//   4. the specs that run Node-RED, again on Node 24 + Node-RED 5 (the Home Assistant add-on's runtime);
-//   5. one line with the totals of both runs, every skip with its reason and every failure by name.
-// Extra arguments go to both mocha runs (e.g. `npm test -- --grep voice`).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//   2. the build, then the type check, ESLint and Prettier side by side;
+//   3. every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support), and the specs
+//      whose subject is the runtime (scripts/test-plan.mjs, RUNTIME_SPECS) again on Node 24 +
+//      Node-RED 5 (the Home Assistant add-on's runtime), split over parallel mocha processes;
+//   4. the totals, each part's time, every skip with its reason and every failure by name.
+// `npm run test:all` (what CI runs) takes every spec on both runtimes (Node 24 minus NOT_ON_NODE24).
+// TEST_JOBS sets how many mocha processes run at once (default 3: most specs wait on sockets,
+// processes and timers, not on a core). Extra arguments go to every mocha run (`npm test -- --grep voice`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOT_ON_NODE24, RUNTIME_SPECS, matching, notMatching, specFiles, specTimes, splitByTime } from './test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -17,74 +21,141 @@ const mochaBin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const nr5 = join(root, '.tools', 'nr5');
 const node24 = join(nr5, 'node_modules', '.bin', 'node');
 
-/**
- * Not run a second time on Node 24, each for a reason: test/install already installs the packed
- * package into both runtimes; the conformance suites run under their own Node 22; the schema
- * compiler, the audio codecs, the todo server, the test peers and the source-tree checks never
- * load Node-RED, so a second runtime tells nothing new about them.
- */
-export const NOT_ON_NODE24 = [
-  'test/install/**',
-  'test/conformance.test.ts',
-  'test/server/conformance.test.ts',
-  'test/schema/**',
-  'test/audio/**',
-  'test/todo/**',
-  'test/peers/**',
-  'test/architecture.test.ts',
-  'test/text.test.ts',
-];
+const args = process.argv.slice(2);
+const all = args.includes('--all');
+const extraArgs = args.filter((a) => a !== '--all');
+const jobs = Math.max(1, Number(process.env.TEST_JOBS) || 3);
+const parts = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
 
-function step(what, command, args, env = {}) {
+function step(what, command, stepArgs) {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync(command, stepArgs, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`npm test: ${what} failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status || 1);
   }
-  return Date.now() - started;
+  parts.push(`${what} ${seconds(Date.now() - started)}`);
 }
 
-function mochaRun(name, node, env, extraArgs) {
+/** Several commands at once, their output shown whole and in order once each has ended. */
+async function together(what, commands) {
+  const started = Date.now();
+  const results = await Promise.all(commands.map(([name, command, commandArgs, env]) => captured(name, command, commandArgs, env)));
+  for (const r of results) process.stdout.write(r.output);
+  const failed = results.filter((r) => r.exit !== 0);
+  if (failed.length) {
+    console.error(`npm test: ${failed.map((r) => r.name).join(', ')} failed`);
+    process.exit(1);
+  }
+  parts.push(`${what} ${seconds(Date.now() - started)}`);
+}
+
+function captured(name, command, commandArgs, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { cwd: root, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code, signal) => resolve({ name, output, exit: code ?? (signal ? 1 : 0) }));
+  });
+}
+
+/** One mocha process over `files`; its counts come back through the reporter's stats file. */
+async function mochaRun(run) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gemini-stats-'));
   const statsFile = join(dir, 'stats.json');
-  console.log(`\nnpm test: the specs on ${name}`);
-  const result = spawnSync(node, [mochaBin, ...extraArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env, MOCHA_STATS_FILE: statsFile },
+  const started = Date.now();
+  // Captured output is read in logs, not a terminal: no colour codes.
+  const result = await captured(run.label, run.node, [mochaBin, '--no-color', ...extraArgs], {
+    ...run.env,
+    MOCHA_SPEC: run.files.join(','),
+    MOCHA_IGNORE: '',
+    MOCHA_STATS_FILE: statsFile,
   });
   const stats = existsSync(statsFile) ? JSON.parse(readFileSync(statsFile, 'utf8')) : undefined;
   rmSync(dir, { recursive: true, force: true });
+  console.log(`\n==== ${run.label}: ${run.files.length} spec files, ${seconds(Date.now() - started)} ====`);
+  process.stdout.write(result.output);
   // A run that died before its end (a crash, a signal) has no stats: count it as one failure.
   return {
-    name,
-    exit: result.status ?? 1,
-    stats: stats ?? { passes: 0, failures: 1, pending: 0, reasons: [{ what: name, reason: 'mocha ended before its summary' }] },
+    ...run,
+    exit: result.exit,
+    stats: stats ?? {
+      passes: 0,
+      failures: 1,
+      pending: 0,
+      files: {},
+      reasons: [],
+      failed: [{ title: 'mocha ended before its summary', file: run.files.join(' '), error: `exit ${result.exit}` }],
+    },
   };
 }
 
-const extraArgs = process.argv.slice(2);
-step('test setup', process.execPath, [join(root, 'scripts', 'test-tools.mjs')]);
-step('build', npm, ['run', '--silent', 'build']);
-step('type check', npm, ['run', '--silent', 'typecheck']);
-step('lint', npm, ['run', '--silent', 'lint']);
-
-const runs = [mochaRun('Node 20 + Node-RED 4.1', process.execPath, {}, extraArgs)];
-if (existsSync(node24)) {
-  runs.push(mochaRun('Node 24 + Node-RED 5', node24, { NODE_RED_RUNTIME: nr5, MOCHA_IGNORE: NOT_ON_NODE24.join(',') }, extraArgs));
-} else {
-  runs.push({ name: 'Node 24 + Node-RED 5', exit: 1, stats: { passes: 0, failures: 1, pending: 0, reasons: [] } });
-  console.error(`npm test: ${node24} is missing although test setup ran`);
+/** At most `jobs` runs at once, the longest first. */
+async function runAll(runs) {
+  const queue = [...runs].sort((a, b) => b.ms - a.ms);
+  const done = [];
+  const worker = async () => {
+    for (let run = queue.shift(); run; run = queue.shift()) done.push(await mochaRun(run));
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+  return done;
 }
 
-const total = (key) => runs.reduce((sum, r) => sum + r.stats[key], 0);
-console.log('\nnpm test, both runtimes:');
-for (const r of runs) console.log(`  ${r.name}: ${r.stats.passes} passing, ${r.stats.failures} failing, ${r.stats.pending} skipped`);
+step('setup', process.execPath, [join(root, 'scripts', 'test-tools.mjs')]);
+await together('build and checks', [
+  ['build', npm, ['run', '--silent', 'build']],
+  ['type check', npm, ['run', '--silent', 'typecheck']],
+  ['lint', npm, ['run', '--silent', 'lint']],
+]);
+
+const runtimes = [
+  { name: 'Node 20 + Node-RED 4.1', node: process.execPath, env: {}, files: specFiles(root) },
+  {
+    name: 'Node 24 + Node-RED 5',
+    node: node24,
+    env: { NODE_RED_RUNTIME: nr5 },
+    files: notMatching(all ? specFiles(root) : matching(specFiles(root), RUNTIME_SPECS), NOT_ON_NODE24),
+  },
+];
+if (!existsSync(node24)) {
+  console.error(`npm test: ${node24} is missing although test setup ran`);
+  process.exit(1);
+}
+const times = specTimes(root);
+// Three runs per job and runtime, taken longest first by whichever job is free: the jobs end close
+// together although the measured times are only estimates under a different load.
+const planned = runtimes.flatMap((rt) =>
+  splitByTime(rt.files, times[rt.name] ?? {}, jobs * 3).map((bin, i, bins) => ({
+    ...rt,
+    label: `${rt.name}, part ${i + 1} of ${bins.length}`,
+    files: bin.files,
+    ms: bin.ms,
+  })),
+);
+const specsStarted = Date.now();
+console.log(
+  `\nnpm test: ${all ? 'every spec on both runtimes' : 'every spec on Node 20, the runtime specs on Node 24'}; ${planned.length} mocha runs, ${jobs} at a time`,
+);
+const runs = await runAll(planned);
+parts.push(`specs ${seconds(Date.now() - specsStarted)}`);
+
+// Remember this machine's times per file for the next split (git-ignored).
+const measured = structuredClone(times);
+for (const r of runs) Object.assign((measured[r.name] ??= {}), r.stats.files ?? {});
+mkdirSync(join(root, '.tools'), { recursive: true });
+writeFileSync(join(root, '.tools', 'spec-times.json'), JSON.stringify(measured, null, 1));
+
+const sum = (list, key) => list.reduce((s, r) => s + r.stats[key], 0);
+console.log(`\nnpm test${all ? ' (all)' : ''}, both runtimes:`);
+for (const rt of runtimes) {
+  const mine = runs.filter((r) => r.name === rt.name);
+  console.log(`  ${rt.name}: ${rt.files.length} spec files, ${sum(mine, 'passes')} passing, ${sum(mine, 'failures')} failing, ${sum(mine, 'pending')} skipped`);
+}
 const reasons = [...new Map(runs.flatMap((r) => r.stats.reasons).map((s) => [`${s.what}: ${s.reason}`, s])).keys()];
 for (const reason of reasons) console.log(`  skipped ${reason}`);
-for (const r of runs) {
-  for (const f of r.stats.failed ?? []) console.log(`  failed on ${r.name}: ${f.title} (${f.file})\n    ${f.error}`);
-}
-console.log(`tests: ${total('passes')} passed, ${total('failures')} failed, ${total('pending')} skipped`);
+for (const r of runs) for (const f of r.stats.failed ?? []) console.log(`  failed on ${r.name}: ${f.title} (${f.file})\n    ${f.error}`);
+console.log(`  time: ${parts.join(', ')}`);
+console.log(`tests: ${sum(runs, 'passes')} passed, ${sum(runs, 'failures')} failed, ${sum(runs, 'pending')} skipped`);
 process.exit(runs.some((r) => r.exit !== 0) ? 1 : 0);

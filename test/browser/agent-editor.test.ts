@@ -261,8 +261,14 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     // Deploy with the editor's own button; the reopened dialog previews the new server's tools.
     await page.locator('#red-ui-header-button-deploy').click();
     await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
-    // Core warns that the servers look unused (it counts users only through single config fields).
-    await page.evaluate(() => $('.red-ui-notification').remove());
+    // The deploy's notifications would cover the dialog: close them the way their own timer does
+    // (removing the elements instead makes that timer's slide-up fail inside Node-RED later).
+    await page.evaluate(() =>
+      $('.red-ui-notification')
+        .toArray()
+        .forEach((n: HTMLElement & { close?: () => void }) => n.close?.()),
+    );
+    await page.waitForFunction(() => $('.red-ui-notification').length === 0, undefined, { timeout: 10000 });
     await openEditor('agent1');
     await showTab('tools');
     await page.waitForFunction(() => /^19 of 19 tools: /.test($('.node-input-entry-preview').eq(1).text()), undefined, { timeout: 30000 });

@@ -1,5 +1,5 @@
 // A small stdio MCP server with xiaozhi-style dotted tool names (as ESP32 firmware registers them,
-// ../shared/fixtures/xiaozhi/device-tools.json), built with the official server SDK. Run with
+// test/peers/xiaozhi-device/fixtures/device-tools.json), built with the official server SDK. Run with
 // `node --import tsx dotted-tool-server.ts`. Each result names the tool it was called as, so a test
 // sees which MCP name the declared (sanitised) name was mapped back to.
 import { McpServer } from '@modelcontextprotocol/server';

@@ -10,6 +10,18 @@ class SpecWithSkips extends Mocha.reporters.Spec {
     // Kept short for the last lines of `npm test`: CI logs are often read from their tail only, and
     // mocha prints the failures' details far above it.
     const failed = [];
+    // Wall time per spec file, hooks included: scripts/test.mjs balances its parallel runs with it.
+    const files = {};
+    const started = new Map();
+    runner.on(Mocha.Runner.constants.EVENT_SUITE_BEGIN, (suite) => {
+      if (suite.file && suite.parent?.root) started.set(suite, Date.now());
+    });
+    runner.on(Mocha.Runner.constants.EVENT_SUITE_END, (suite) => {
+      const at = started.get(suite);
+      if (at === undefined) return;
+      const file = require('node:path').relative(process.cwd(), suite.file);
+      files[file] = (files[file] ?? 0) + Date.now() - at;
+    });
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, err) => {
       const firstLine = String(err?.message ?? err)
         .split('\n')[0]
@@ -26,7 +38,7 @@ class SpecWithSkips extends Mocha.reporters.Spec {
       const file = process.env.MOCHA_STATS_FILE;
       if (file) {
         const { passes, failures, pending, duration } = runner.stats;
-        writeFileSync(file, JSON.stringify({ passes, failures, pending, duration, reasons, failed }));
+        writeFileSync(file, JSON.stringify({ passes, failures, pending, duration, reasons, failed, files }));
       }
     });
   }

@@ -46,7 +46,7 @@ export async function load(flow: FlowNode[], credentials: Record<string, unknown
  * loses a race (the answer came, not the Catch) ends when the flow is unloaded, so its timer does
  * not keep the test process alive.
  */
-export function nextMessages(nodeId: string, count = 1, ms = 20000): Promise<any[]> {
+export function nextMessages(nodeId: string, count = 1, ms = 30000): Promise<any[]> {
   const node = helper.getNode(nodeId);
   const got: any[] = [];
   return new Promise((resolve, reject) => {

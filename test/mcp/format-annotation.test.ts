@@ -45,7 +45,9 @@ describe('mcp-call-tool: format is checked, reported and not refused (bundled to
   afterEach(() => helper.unload());
 
   it("the contract's own example date without an offset is sent and created; msg.mcp.warnings names the format", async () => {
-    const got = nextMessage('out');
+    // The first call also waits for the server to start (a child process opening its database):
+    // slower while other specs run beside this one.
+    const got = nextMessage('out', 50_000);
     send('call', { payload: { title: 'dentist', due_date: '2025-12-22T15:00:00' } });
     const msg = await got;
     assert.equal(msg.payload.success, true, JSON.stringify(msg.payload));

@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ADVERSARIAL_TOOLS } from './adversarial-corpus';
 
-// The repo's byte-identical copies of ../shared/fixtures/{home-assistant,xiaozhi}/, so a fresh clone runs.
+// Wire data recorded from Home Assistant and the xiaozhi firmware, kept with the test peers
+// (test/peers/{home-assistant,xiaozhi-device}/fixtures/).
 const PEERS = path.resolve(__dirname, '../peers');
 
 function readJson(file: string): any {

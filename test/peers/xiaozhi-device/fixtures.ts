@@ -1,5 +1,5 @@
-// The firmware's tool lists and session transcripts, copied from ../shared/fixtures/xiaozhi/ so a
-// fresh clone runs the tests. Tool objects keep the firmware's key order (McpTool::to_json), which
+// The firmware's tool lists and session transcripts as recorded from real devices (fixtures/ beside
+// this file). Tool objects keep the firmware's key order (McpTool::to_json), which
 // matters: page sizes are counted in bytes of exactly that serialization.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
