@@ -1,7 +1,7 @@
 // `npm test`: what a contributor runs, from a fresh clone with nothing typed before it but `npm install`.
 //   1. scripts/test-tools.mjs brings what npm install does not (first run only; see test/tools.json);
-//   2. the build, then the type check, ESLint and Prettier side by side;
-//   3. every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support), and the specs
+//   2. the build;
+//   3. the type check, ESLint and Prettier, beside the specs: every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support), and the specs
 //      whose subject is the runtime (scripts/test-plan.mjs, RUNTIME_SPECS) again on Node 24 +
 //      Node-RED 5 (the Home Assistant add-on's runtime), split over parallel mocha processes;
 //   4. the totals, each part's time, every skip with its reason and every failure by name.
@@ -34,19 +34,6 @@ function step(what, command, stepArgs) {
   if (result.status !== 0) {
     console.error(`npm test: ${what} failed (exit ${result.status ?? result.signal})`);
     process.exit(result.status || 1);
-  }
-  parts.push(`${what} ${seconds(Date.now() - started)}`);
-}
-
-/** Several commands at once, their output shown whole and in order once each has ended. */
-async function together(what, commands) {
-  const started = Date.now();
-  const results = await Promise.all(commands.map(([name, command, commandArgs, env]) => captured(name, command, commandArgs, env)));
-  for (const r of results) process.stdout.write(r.output);
-  const failed = results.filter((r) => r.exit !== 0);
-  if (failed.length) {
-    console.error(`npm test: ${failed.map((r) => r.name).join(', ')} failed`);
-    process.exit(1);
   }
   parts.push(`${what} ${seconds(Date.now() - started)}`);
 }
@@ -104,11 +91,16 @@ async function runAll(runs) {
 }
 
 step('setup', process.execPath, [join(root, 'scripts', 'test-tools.mjs')]);
-await together('build and checks', [
-  ['build', npm, ['run', '--silent', 'build']],
-  ['type check', npm, ['run', '--silent', 'typecheck']],
-  ['lint', npm, ['run', '--silent', 'lint']],
-]);
+step('build', npm, ['run', '--silent', 'build']);
+// The type check and the linters need no build and take a core for half a minute: they run beside
+// the first specs, and their verdict is printed with the totals.
+const checksStarted = Date.now();
+const checks = Promise.all([captured('type check', npm, ['run', '--silent', 'typecheck']), captured('lint', npm, ['run', '--silent', 'lint'])]).then(
+  (results) => {
+    parts.push(`checks ${seconds(Date.now() - checksStarted)} (beside the specs)`);
+    return results;
+  },
+);
 
 const runtimes = [
   { name: 'Node 20 + Node-RED 4.1', node: process.execPath, env: {}, files: specFiles(root) },
@@ -140,6 +132,9 @@ console.log(
 );
 const runs = await runAll(planned);
 parts.push(`specs ${seconds(Date.now() - specsStarted)}`);
+const checked = await checks;
+for (const c of checked) process.stdout.write(`\n==== ${c.name} ====\n${c.output}`);
+const checksFailed = checked.filter((c) => c.exit !== 0).map((c) => c.name);
 
 // Remember this machine's times per file for the next split (git-ignored).
 const measured = structuredClone(times);
@@ -156,6 +151,7 @@ for (const rt of runtimes) {
 const reasons = [...new Map(runs.flatMap((r) => r.stats.reasons).map((s) => [`${s.what}: ${s.reason}`, s])).keys()];
 for (const reason of reasons) console.log(`  skipped ${reason}`);
 for (const r of runs) for (const f of r.stats.failed ?? []) console.log(`  failed on ${r.name}: ${f.title} (${f.file})\n    ${f.error}`);
+for (const name of checksFailed) console.log(`  failed: ${name} (its output is above)`);
 console.log(`  time: ${parts.join(', ')}`);
 console.log(`tests: ${sum(runs, 'passes')} passed, ${sum(runs, 'failures')} failed, ${sum(runs, 'pending')} skipped`);
-process.exit(runs.some((r) => r.exit !== 0) ? 1 : 0);
+process.exit(runs.some((r) => r.exit !== 0) || checksFailed.length ? 1 : 0);

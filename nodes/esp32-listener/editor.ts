@@ -2,6 +2,8 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { LISTENER_CREDENTIALS } from './credentials';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
 import { preparePairing } from './pairing-editor';
 import { isFirmwareVersion } from '../../src/esp32/firmware-version';
 (function () {
@@ -71,53 +73,20 @@ import { isFirmwareVersion } from '../../src/esp32/firmware-version';
 
   registerDialog('esp32-listener', {
     category: 'config',
-    defaults: {
-      name: { value: '' },
-      transport: { value: 'websocket', required: true },
-      path: { value: '/xiaozhi/v1/' },
-      port: {
-        value: '',
-        validate: function (v) {
-          return v === undefined || v === '' || (/^\d+$/.test(String(v)) && Number(v) < 65536);
-        },
+    defaults: dialogDefaults(LISTENER_SETTINGS, {
+      port: function (v: unknown) {
+        return v === undefined || v === '' || (/^\d+$/.test(String(v)) && Number(v) < 65536);
       },
-      bind: { value: '0.0.0.0' },
-      udpHost: { value: '' },
-      proxyProtocol: { value: false },
-      balancers: { value: '' },
-      anonymous: { value: false },
-      allow: { value: '' },
-      // Devices joining through their OTA check (pairing by a spoken code): on for new listeners.
-      answerOta: { value: true },
-      publicAddress: { value: '' },
-      // Offer firmware: one .bin for one board; the version must be numbers and dots (the firmware compares them with stoi).
-      firmwareFile: { value: '' },
-      firmwareBoard: { value: '' },
-      firmwareVersion: {
-        value: '',
-        validate: function (v) {
-          return v === undefined || v === '' || isFirmwareVersion(String(v).trim());
-        },
+      firmwareVersion: function (v: unknown) {
+        return v === undefined || v === '' || isFirmwareVersion(String(v).trim());
       },
-      broker: {
-        value: '',
-        validate: function (v) {
-          return this.transport !== 'mqtt' || (typeof v === 'string' && v.trim() !== '');
-        },
+      broker: function (this: { transport?: string }, v: unknown) {
+        return this.transport !== 'mqtt' || (typeof v === 'string' && v.trim() !== '');
       },
-      publishTopic: { value: 'device-server' },
-      deviceTopic: { value: 'devices/p2p/{mac_}' },
-      visionUrl: { value: '' },
-      voice: { value: 'off' },
-      live: { value: { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] } },
-      // voice "assist": the Home Assistant mcp-server, a pipeline id (blank: HA's preferred), language, follow-ups.
-      assist: {
-        value: { server: '', pipeline: '', language: '', continue: true },
-        validate: function (v) {
-          return this.voice !== 'assist' || !!(v && v.server && RED.nodes.node(v.server));
-        },
+      assist: function (this: { voice?: string }, v: { server?: string } | undefined) {
+        return this.voice !== 'assist' || !!(v && v.server && RED.nodes.node(v.server));
       },
-    },
+    }),
     credentials: LISTENER_CREDENTIALS,
     label: function () {
       if (this.name) return this.name;

@@ -16,6 +16,8 @@ import { registerAssistPipelinesRoute } from './assist-route';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';
+import { withDeclaredDefaults } from '../../src/settings-declaration';
+import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
 import { adviseOncePerDeploy } from '../shared/deploy-advice';
 import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
 import { connectPairing, startPairing, type ListenerPairing } from './pairing';
@@ -23,8 +25,9 @@ import type { Node, NodeDef, RED } from '../shared/red-types';
 
 export = function (RED: RED) {
   const t = translator(RED, 'esp32-listener');
-  function Esp32ListenerNode(this: Esp32ListenerConfigNode, def: NodeDef) {
-    RED.nodes.createNode(this, def);
+  function Esp32ListenerNode(this: Esp32ListenerConfigNode, flowDef: NodeDef) {
+    RED.nodes.createNode(this, flowDef);
+    const def = withDeclaredDefaults(flowDef, LISTENER_SETTINGS);
     const node = this;
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;

@@ -2,13 +2,11 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { ESP32_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 registerDialog('esp32-mcp-in', {
   ...ESP32_FAMILY,
-  defaults: {
-    name: { value: '' },
-    listener: { value: '', type: 'esp32-listener', required: true },
-    events: { value: '' },
-  },
+  defaults: dialogDefaults(SETTINGS),
   inputs: 0,
   outputs: 1,
   icon: 'esp32.svg',

@@ -8,6 +8,8 @@ import { getListenerNode } from '../esp32-listener/listener-config';
 import { translator } from '../shared/i18n';
 import { lines } from '../shared/input-handler';
 import type { Node, NodeDef, RED } from '../shared/red-types';
+import { deployedSettings } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 
 export = function (RED: RED) {
   const t = translator(RED, 'esp32-mcp-in');
@@ -15,14 +17,15 @@ export = function (RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     guardNode(node); // device events leave through here: the secret gate masks what they carry
-    const listenerNode = getListenerNode(RED, def.listener);
+    const settings = deployedSettings(def, SETTINGS);
+    const listenerNode = getListenerNode(RED, settings.listener);
     if (!listenerNode) {
       // Never throw from a constructor: report and stay inert.
       node.error(t('esp32-mcp-in.errors.noListener'));
       node.status({ fill: 'red', shape: 'ring', text: t('esp32-mcp-in.status.noListener') });
       return;
     }
-    const wanted = new Set(lines(def.events));
+    const wanted = new Set(lines(settings.events));
     const onEvent = (e: DeviceEvent) => {
       if (wanted.size && !wanted.has(e.topic)) return;
       // A copy: flows may change the message, and the tool list is also the routing cache.

@@ -2,19 +2,13 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { ESP32_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { CREDENTIALS, SETTINGS } from './settings';
 (function () {
   registerDialog('esp32-say', {
     ...ESP32_FAMILY,
-    defaults: {
-      name: { value: '' },
-      listener: { value: '', type: 'esp32-listener' },
-      deviceId: { value: '' },
-      tts: { value: { provider: 'gemini', model: '', voice: '' } },
-      baseUrl: { value: '' },
-    },
-    credentials: {
-      apiKey: { type: 'password' },
-    },
+    defaults: dialogDefaults(SETTINGS),
+    credentials: CREDENTIALS,
     inputs: 1,
     outputs: 1,
     align: 'right',

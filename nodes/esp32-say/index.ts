@@ -13,6 +13,8 @@ import type { SpeechSynthesizer } from '../../src/voice/conversation';
 import { handleInput } from '../shared/input-handler';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 import { translator } from '../shared/i18n';
+import { deployedSettings } from '../../src/settings-declaration';
+import { CREDENTIALS, SETTINGS } from './settings';
 
 export = function register(RED: RED) {
   const t = translator(RED, 'esp32-say');
@@ -22,13 +24,14 @@ export = function register(RED: RED) {
     // ${VAR} and the API key resolve as Node-RED resolves them: the node's, the tab's, the global
     // and then the process environment (the add-on has only the tab's).
     const env = nodeEnvLookup(RED, node);
-    const tts = (def.tts ?? {}) as { provider?: string; model?: string; voice?: string };
+    const settings = deployedSettings(def, SETTINGS);
+    const tts = settings.tts as { provider?: string; model?: string; voice?: string };
     const model = expandEnv(String(tts.model || ''), env).trim() || DEFAULT_TTS_MODEL;
     const voiceName = expandEnv(String(tts.voice || ''), env).trim() || DEFAULT_TTS_VOICE;
-    const baseUrl = expandEnv(String(def.baseUrl || ''), env).trim() || undefined;
-    const configuredDevice = expandEnv(String(def.deviceId || ''), env).trim();
+    const baseUrl = expandEnv(String(settings.baseUrl), env).trim() || undefined;
+    const configuredDevice = expandEnv(String(settings.deviceId), env).trim();
     const closing = new AbortController();
-    const listener = getListenerNode(RED, def.listener);
+    const listener = getListenerNode(RED, settings.listener);
     if (!listener) {
       // Never throw from a constructor: say it, and every message gets the same error.
       node.error(t('esp32-say.errors.no-listener'));
@@ -104,5 +107,5 @@ export = function register(RED: RED) {
       else done();
     });
   }
-  RED.nodes.registerType('esp32-say', Esp32SayNode, { credentials: { apiKey: { type: 'password' } } });
+  RED.nodes.registerType('esp32-say', Esp32SayNode, { credentials: CREDENTIALS });
 };

@@ -3,6 +3,8 @@
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { GEMINI_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../../src/gemini/agent-settings-declaration';
 import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-users';
 (function () {
   // The editor's RED types its events narrowly; the calls made here are the documented ones.
@@ -369,79 +371,40 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
 
   registerDialog('gemini-agent', {
     ...GEMINI_FAMILY,
-    defaults: {
-      name: { value: '' },
-      // A model name has no spaces; ${ENV} references are expanded at runtime.
-      model: {
-        value: 'gemini-flash-latest',
-        required: true,
-        validate: function (v) {
-          return !!v && /^\S+$/.test(String(v).trim());
-        },
+    defaults: dialogDefaults(AGENT_SETTINGS, {
+      model: function (v: string) {
+        return !!v && /^\S+$/.test(String(v).trim());
       },
-      baseUrl: {
-        value: '',
-        validate: blankOr(function (v) {
-          return isEnvRef(v) || /^https?:\/\/[^\s/]+/.test(v);
-        }),
-      },
-      apiVersion: {
-        value: 'v1beta',
-        validate: blankOr(function (v) {
-          return isEnvRef(v) || /^v\d+\w*$/.test(v);
-        }),
-      },
-      systemInstruction: { value: '' },
-      systemInstructionType: { value: 'str' },
+      baseUrl: blankOr(function (v) {
+        return isEnvRef(v) || /^https?:\/\/[^\s/]+/.test(v);
+      }),
+      apiVersion: blankOr(function (v) {
+        return isEnvRef(v) || /^v\d+\w*$/.test(v);
+      }),
       // Every row must name an mcp-server config node that still exists.
-      servers: {
-        value: [],
-        validate: function (v) {
-          return (
-            !v ||
-            (Array.isArray(v) &&
-              v.every(function (e) {
-                const c = e && e.server && RED.nodes.node(e.server);
-                return !!c && c.type === 'mcp-server';
-              }))
-          );
-        },
+      servers: function (v: Array<{ server?: string }> | undefined) {
+        return (
+          !v ||
+          (Array.isArray(v) &&
+            v.every(function (e) {
+              const c = e && e.server && (RED.nodes.node(e.server) as { type?: string } | null);
+              return !!c && c.type === 'mcp-server';
+            }))
+        );
       },
-      toolMode: { value: 'auto' },
-      maxSteps: { value: 10, validate: isInt(1) },
-      // Google's own tools, run by Gemini beside the MCP tools.
-      googleSearch: { value: false },
-      urlContext: { value: false },
-      codeExecution: { value: false },
-      functionCalling: { value: 'AUTO' },
-      temperature: {
-        value: '',
-        validate: blankOr(function (v) {
-          return v !== '' && !isNaN(Number(v)) && Number(v) >= 0 && Number(v) <= 2;
-        }),
-      },
-      memory: { value: 'none' },
-      historyTurns: { value: 10, validate: blankOr(isInt(0)) },
-      stream: { value: false },
-      timeout: {
-        value: 120,
-        validate: blankOr(function (v) {
-          return !isNaN(Number(v)) && Number(v) > 0;
-        }),
-      },
-      // {server, name, arguments}: a server prompt (Home Assistant: Assist) put before the system instruction.
-      systemPrompt: { value: {} },
-      approval: { value: '' },
-      approveNotReadOnly: { value: false },
-      approveDestructive: { value: false },
-      approvalTimeout: {
-        value: 300,
-        validate: blankOr(function (v) {
-          return !isNaN(Number(v)) && Number(v) > 0;
-        }),
-      },
-    },
-    credentials: { apiKey: { type: 'password' } },
+      maxSteps: isInt(1),
+      temperature: blankOr(function (v) {
+        return v !== '' && !isNaN(Number(v)) && Number(v) >= 0 && Number(v) <= 2;
+      }),
+      historyTurns: blankOr(isInt(0)),
+      timeout: blankOr(function (v) {
+        return !isNaN(Number(v)) && Number(v) > 0;
+      }),
+      approvalTimeout: blankOr(function (v) {
+        return !isNaN(Number(v)) && Number(v) > 0;
+      }),
+    }),
+    credentials: AGENT_CREDENTIALS,
     inputs: 1,
     outputs: 3,
     icon: 'gemini.svg',

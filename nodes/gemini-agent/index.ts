@@ -14,6 +14,8 @@ import { promptContents, sessionKey, trimHistory } from '../../src/gemini/memory
 import { buildCatalog } from '../../src/gemini/tool-catalog';
 import { secrets } from '../../src/secrets';
 import { nodeEnvLookup } from '../shared/node-env';
+import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../../src/gemini/agent-settings-declaration';
+import { withDeclaredDefaults } from '../../src/settings-declaration';
 import { handleInput } from '../shared/input-handler';
 import { statusWriter } from '../shared/node-status';
 import type { Node, NodeDef, RED } from '../shared/red-types';
@@ -26,8 +28,9 @@ import { registerAgentRoutes } from './routes';
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
   registerAgentRoutes(RED); // the dialog's Test button and server-row previews
-  function GeminiAgentNode(this: Node, def: NodeDef) {
-    RED.nodes.createNode(this, def);
+  function GeminiAgentNode(this: Node, flowDef: NodeDef) {
+    RED.nodes.createNode(this, flowDef);
+    const def = withDeclaredDefaults(flowDef, AGENT_SETTINGS);
     const node = this;
     const env = nodeEnvLookup(RED, node);
     const runner = new AgentRunner(parseAgentSettings(def, env));
@@ -107,5 +110,5 @@ export = function register(RED: RED) {
     });
   }
 
-  RED.nodes.registerType('gemini-agent', GeminiAgentNode, { credentials: { apiKey: { type: 'password' } } });
+  RED.nodes.registerType('gemini-agent', GeminiAgentNode, { credentials: AGENT_CREDENTIALS });
 };

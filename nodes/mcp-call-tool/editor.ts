@@ -2,23 +2,15 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
-import { TIMEOUT_SETTING } from '../shared/editor/validators';
+import { TIMEOUT_CHECK } from '../shared/editor/validators';
 import { MCP_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 import { resolveToolName } from '../../src/mcp/tool-renames';
 (function () {
   registerDialog('mcp-call-tool', {
     ...MCP_FAMILY,
-    defaults: {
-      name: { value: '' },
-      server: { value: '', type: 'mcp-server', required: true },
-      tool: { value: '' },
-      arguments: { value: '' },
-      argumentsType: { value: 'msg' },
-      validate: { value: true },
-      timeout: TIMEOUT_SETTING,
-      output: { value: 'auto' },
-      toolErrors: { value: 'throw' },
-    },
+    defaults: dialogDefaults(SETTINGS, { timeout: TIMEOUT_CHECK }),
     inputs: 1,
     outputs: 2,
     outputLabels: function (i) {

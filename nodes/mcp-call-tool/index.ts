@@ -10,18 +10,21 @@ import { translator } from '../shared/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { useServer } from '../shared/use-server';
 import { checkToolCall, toolRequestReader } from './tool-call';
+import { deployedSettings } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-call-tool');
   function McpCallToolNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const use = useServer(RED, node, def.server);
-    const readRequest = toolRequestReader(RED, node, def, t);
-    const validate = def.validate !== false && def.validate !== 'false';
-    const timeoutSeconds = numberSetting(def.timeout, undefined);
-    const output = ((def.output as string) || 'auto') as OutputMode;
-    const toolErrors = (def.toolErrors as string) === 'output' ? 'output' : 'throw';
+    const settings = deployedSettings(def, SETTINGS);
+    const use = useServer(RED, node, settings.server);
+    const readRequest = toolRequestReader(RED, node, settings, t);
+    const validate = settings.validate !== false && settings.validate !== 'false';
+    const timeoutSeconds = numberSetting(settings.timeout, undefined);
+    const output = String(settings.output) as OutputMode;
+    const toolErrors = settings.toolErrors === 'output' ? 'output' : 'throw';
     const inFlight = new Set<AbortController>();
     // Each rename is said once, so a flow written for older tool names shows what it now calls.
     const renamesSaid = new Set<string>();

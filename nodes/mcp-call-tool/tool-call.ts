@@ -8,7 +8,11 @@ import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/tool-prov
 import { restoreArgumentNames } from '../../src/schema';
 import type { Translate } from '../shared/i18n';
 import { evaluateProperty } from '../shared/input-handler';
-import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+import type { Node, NodeMessage, RED } from '../shared/red-types';
+import type { DeployedSettings } from '../../src/settings-declaration';
+import type { SETTINGS } from './settings';
+
+type CallToolSettings = DeployedSettings<typeof SETTINGS>;
 
 export interface ToolRequest {
   tool: string;
@@ -28,10 +32,10 @@ export interface CheckedCall {
   definition: Tool;
 }
 
-export function toolRequestReader(RED: RED, node: Node, def: NodeDef, t: Translate): (msg: NodeMessage) => Promise<ToolRequest> {
-  const configuredTool = typeof def.tool === 'string' ? def.tool.trim() : '';
-  const argumentsProp = typeof def.arguments === 'string' && def.arguments ? def.arguments : '';
-  const argumentsType = (def.argumentsType as string) || 'msg';
+export function toolRequestReader(RED: RED, node: Node, settings: CallToolSettings, t: Translate): (msg: NodeMessage) => Promise<ToolRequest> {
+  const configuredTool = String(settings.tool).trim();
+  const argumentsProp = String(settings.arguments);
+  const argumentsType = String(settings.argumentsType) || 'msg'; // typed-input convention: a blank type reads msg
   return async (msg) => {
     const payload = msg.payload as { name?: unknown; args?: unknown } | undefined;
     let tool = configuredTool || (typeof msg.tool === 'string' ? msg.tool : '');

@@ -1,42 +1,31 @@
 // The mcp-endpoint dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS, INSTANCE_NAME } from '../../src/server/endpoint-settings-declaration';
 (function () {
   registerDialog('mcp-endpoint', {
     category: 'config',
-    defaults: {
-      name: { value: '' },
-      path: {
-        value: '/mcp',
-        required: true,
-        validate: function (v) {
-          return /^\/[^\s?#]*$/.test(v || '');
-        },
+    defaults: dialogDefaults(ENDPOINT_SETTINGS, {
+      path: function (v: string) {
+        return /^\/[^\s?#]*$/.test(v || '');
       },
-      instructions: { value: '' },
-      anonymous: { value: false },
-      contextStore: { value: '' },
-      roots: {
-        value: '',
-        validate: function (v) {
-          return (v || '').split(/\r?\n/).every(function (l) {
-            l = l.trim();
-            return !l || /^(global|flow:[^.\s]+)\.\S+$/.test(l);
-          });
-        },
+      roots: function (v: string) {
+        return (v || '').split(/\r?\n/).every(function (l) {
+          l = l.trim();
+          return !l || /^(global|flow:[^.\s]+)\.\S+$/.test(l);
+        });
       },
-      writable: { value: '' },
-      maxDepth: { value: 10, validate: RED.validators.number(true) },
-      maxSubjects: { value: 100, validate: RED.validators.number(true) },
-      maxSessions: { value: 100, validate: RED.validators.number(true) },
-      sessionsPerClient: { value: 50, validate: RED.validators.number(true) },
+      maxDepth: RED.validators.number(true),
+      maxSubjects: RED.validators.number(true),
+      maxSessions: RED.validators.number(true),
+      sessionsPerClient: RED.validators.number(true),
       // Blank, a plain name, or ${VAR} (each Node-RED behind the balancer sets its own).
-      instance: { value: '', validate: RED.validators.regex(/^([A-Za-z0-9_-]{0,32}|\$\{[A-Za-z0-9_]+\})$/) },
-    },
-    credentials: {
-      tokens: { type: 'password' },
-      xiaozhiEndpoint: { type: 'password' },
-    },
+      instance: function (v: string) {
+        return !v || INSTANCE_NAME.test(v) || /^\$\{[A-Za-z0-9_]+\}$/.test(v);
+      },
+    }),
+    credentials: ENDPOINT_CREDENTIALS,
     label: function () {
       return this.name || 'MCP ' + (this.path || '/mcp');
     },

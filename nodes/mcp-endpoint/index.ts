@@ -17,6 +17,8 @@ import { endpointPathOwner } from '../../src/server/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
 import type { McpEndpointConfigNode } from './endpoint-config';
+import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS } from '../../src/server/endpoint-settings-declaration';
+import { withDeclaredDefaults } from '../../src/settings-declaration';
 import type { Node, NodeDef, NodeStatus, RED } from '../shared/red-types';
 
 // serverInfo.version: the package's version, as the client side announces it (read from package.json).
@@ -33,8 +35,9 @@ class PathTaken extends Error {
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-endpoint');
-  function McpEndpointNode(this: McpEndpointConfigNode, def: NodeDef) {
-    RED.nodes.createNode(this, def);
+  function McpEndpointNode(this: McpEndpointConfigNode, flowDef: NodeDef) {
+    RED.nodes.createNode(this, flowDef);
+    const def = withDeclaredDefaults(flowDef, ENDPOINT_SETTINGS);
     const node = this;
     const users = new Set<Node>();
     const closers: Array<() => Promise<void> | void> = [];
@@ -84,7 +87,7 @@ export = function (RED: RED) {
       // Never throw from a constructor: report, and let every tool-in show the reason.
       const taken = err instanceof PathTaken;
       node.error(taken ? err.message : t('mcp-endpoint.errors.badConfig', { reason: errorMessage(err) }));
-      node.label = String(def.name || def.path || 'mcp-endpoint');
+      node.label = String(def.name || def.path);
       node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
       status = { fill: 'red', shape: 'ring', text: taken ? t('mcp-endpoint.status.pathTaken', { path: err.path }) : t('mcp-endpoint.status.badConfig') };
     }
@@ -105,6 +108,6 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('mcp-endpoint', McpEndpointNode, {
-    credentials: { tokens: { type: 'password' }, xiaozhiEndpoint: { type: 'password' } },
+    credentials: ENDPOINT_CREDENTIALS,
   });
 };

@@ -3,25 +3,17 @@
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 (function () {
   registerDialog('mcp-list-tools', {
     ...MCP_FAMILY,
-    defaults: {
-      name: { value: '' },
-      server: { value: '', type: 'mcp-server', required: true },
-      format: { value: 'mcp' },
-      include: { value: '' },
-      exclude: { value: '' },
-      prefix: {
-        value: '',
-        validate: function (v) {
-          return !v || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
-        },
+    defaults: dialogDefaults(SETTINGS, {
+      prefix: function (v: string) {
+        return !v || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
       },
-      expected: { value: '' },
-      userOnly: { value: false },
-      property: { value: 'payload', required: true, validate: RED.validators.typedInput('msg') },
-    },
+      property: RED.validators.typedInput('msg'),
+    }),
     inputs: 1,
     outputs: 1,
     icon: 'mcp-list.svg',

@@ -8,20 +8,23 @@ import { handleInput, lines } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { useServer } from '../shared/use-server';
+import { deployedSettings } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-list-tools');
   function McpListToolsNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const use = useServer(RED, node, def.server);
-    const format = (def.format as string) || 'mcp';
-    const include = lines(def.include);
-    const exclude = lines(def.exclude);
-    const expected = lines(def.expected);
-    const prefix = typeof def.prefix === 'string' ? def.prefix.trim() : '';
-    const property = (def.property as string) || 'payload';
-    const userOnly = def.userOnly === true || def.userOnly === 'true';
+    const settings = deployedSettings(def, SETTINGS);
+    const use = useServer(RED, node, settings.server);
+    const format = String(settings.format);
+    const include = lines(settings.include);
+    const exclude = lines(settings.exclude);
+    const expected = lines(settings.expected);
+    const prefix = String(settings.prefix).trim();
+    const property = String(settings.property) || SETTINGS.property.value;
+    const userOnly = settings.userOnly === true || settings.userOnly === 'true';
     let lastMissing: string[] = [];
 
     if (!isToolFormat(format)) node.error(t('mcp-list-tools.errors.badFormat', { format }));

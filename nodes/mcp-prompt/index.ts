@@ -8,18 +8,23 @@ import { evaluateProperty, handleInput, numberSetting } from '../shared/input-ha
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { useServer } from '../shared/use-server';
+import { deployedSettings } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-prompt');
   function McpPromptNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const use = useServer(RED, node, def.server);
-    const operation = def.operation === 'list' ? 'list' : 'get';
-    const configuredName = expandEnv(String(def.name ?? ''), nodeEnvLookup(RED, node)).trim();
-    const argumentsProp = typeof def.arguments === 'string' ? def.arguments : '';
-    const argumentsType = (def.argumentsType as string) || 'msg';
-    const timeoutSeconds = numberSetting(def.timeout, undefined);
+    const settings = deployedSettings(def, SETTINGS);
+    const use = useServer(RED, node, settings.server);
+    const operation = settings.operation === 'list' ? 'list' : 'get';
+    const configuredName = expandEnv(String(settings.name), nodeEnvLookup(RED, node)).trim();
+    const argumentsProp = String(settings.arguments);
+    // A flow written by hand may name Arguments without their type: read it as a msg property, as
+    // typed inputs do (the dialog never saves Arguments with the value-less "default" type).
+    const argumentsType = argumentsProp && settings.argumentsType === SETTINGS.argumentsType.value ? 'msg' : String(settings.argumentsType) || 'msg';
+    const timeoutSeconds = numberSetting(settings.timeout, undefined);
 
     node.on('close', (_removed: boolean, done: () => void) => {
       done();

@@ -2,18 +2,14 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
-import { TIMEOUT_SETTING } from '../shared/editor/validators';
+import { TIMEOUT_CHECK } from '../shared/editor/validators';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 import { MCP_FAMILY } from '../shared/editor/families';
 (function () {
   registerDialog('mcp-resource', {
     ...MCP_FAMILY,
-    defaults: {
-      name: { value: '' },
-      server: { value: '', type: 'mcp-server', required: true },
-      operation: { value: 'read' },
-      uri: { value: '' },
-      timeout: TIMEOUT_SETTING,
-    },
+    defaults: dialogDefaults(SETTINGS, { timeout: TIMEOUT_CHECK }),
     inputs: 1,
     outputs: 1,
     icon: 'mcp-resource.svg',

@@ -10,6 +10,8 @@ import { handleInput, numberSetting } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 import { useServer } from '../shared/use-server';
+import { deployedSettings } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 
 type Operation = 'list' | 'templates' | 'read' | 'subscribe';
 const OPERATIONS: Operation[] = ['list', 'templates', 'read', 'subscribe'];
@@ -19,10 +21,11 @@ export = function (RED: RED) {
   function McpResourceNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const use = useServer(RED, node, def.server);
-    const operation: Operation = OPERATIONS.includes(def.operation as Operation) ? (def.operation as Operation) : 'read';
-    const configuredUri = expandEnv(String(def.uri ?? ''), nodeEnvLookup(RED, node)).trim();
-    const timeoutSeconds = numberSetting(def.timeout, undefined);
+    const settings = deployedSettings(def, SETTINGS);
+    const use = useServer(RED, node, settings.server);
+    const operation: Operation = OPERATIONS.includes(settings.operation as Operation) ? (settings.operation as Operation) : SETTINGS.operation.value;
+    const configuredUri = expandEnv(String(settings.uri), nodeEnvLookup(RED, node)).trim();
+    const timeoutSeconds = numberSetting(settings.timeout, undefined);
     const subscriptions = new Map<string, () => Promise<void>>();
     let closed = false;
 

@@ -4,7 +4,7 @@ import { PASSWORD_PLACEHOLDER } from '../shared/secret-destinations';
 import { HOME_ASSISTANT_ADDON, homeAssistantMcpUrl } from '../../src/mcp/home-assistant-addon';
 import * as dialogs from '../shared/editor';
 import { registerDialog } from '../shared/editor/register';
-import { TIMEOUT_SETTING } from '../shared/editor/validators';
+import { TIMEOUT_CHECK } from '../shared/editor/validators';
 import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/server-settings-declaration';
 (function () {
   const TRANSPORT_ROWS = {
@@ -289,7 +289,7 @@ import { SERVER_CREDENTIALS, SERVER_SETTING_NAMES, SERVER_SETTINGS, type ServerS
       if (needs(['esp32']).call(this, '')) return true; // not an esp32 server
       return typeof v === 'string' && v !== '' && v !== '_ADD_' && !!RED.nodes.node(v);
     },
-    timeout: TIMEOUT_SETTING.validate,
+    timeout: TIMEOUT_CHECK,
   };
   function dialogDefaults() {
     const defaults: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
 import { errorMessage } from '../../src/errors';
 import { secrets } from '../../src/secrets';
 import { describeEndpoint, normalizeSettings } from '../../src/mcp/settings';
-import { SERVER_CREDENTIALS } from '../../src/mcp/server-settings-declaration';
+import { SERVER_CREDENTIALS, SERVER_RUNTIME_CREDENTIALS } from '../../src/mcp/server-settings-declaration';
 import { rememberSecretDestination, serverDestination } from '../shared/secret-destinations';
 import type { ProviderState, ToolProvider } from '../../src/mcp/tool-provider';
 import { UnconfiguredProvider } from '../../src/mcp/unconfigured-provider';
@@ -109,7 +109,7 @@ export = function (RED: RED) {
   RED.nodes.registerType('mcp-server', McpServerNode, {
     // The dialog's credentials (src/mcp/server-settings-declaration.ts), plus oauthState: the sign-in
     // (tokens), written by the OAuth routes and refreshes, never shown in the dialog.
-    credentials: { ...SERVER_CREDENTIALS, oauthState: { type: 'password' } },
+    credentials: { ...SERVER_CREDENTIALS, ...SERVER_RUNTIME_CREDENTIALS },
   });
   registerServerRoutes(RED);
 };

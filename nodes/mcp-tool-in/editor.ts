@@ -2,6 +2,8 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { TOOL_IN_SETTINGS, TOOL_NAME } from '../../src/server/tool-in-settings-declaration';
 (function () {
   function jsonObjectOrBlank(v) {
     if (v === undefined || v === null || v === '') return true;
@@ -15,26 +17,14 @@ import { MCP_FAMILY } from '../shared/editor/families';
   }
   registerDialog('mcp-tool-in', {
     ...MCP_FAMILY,
-    defaults: {
-      // The node's own label: `name` is the tool's name on the wire.
-      caption: { value: '' },
-      endpoint: { value: '', type: 'mcp-endpoint', required: true },
-      name: {
-        value: '',
-        required: true,
-        validate: function (v) {
-          return /^[A-Za-z0-9_.-]{1,128}$/.test(v || '');
-        },
+    defaults: dialogDefaults(TOOL_IN_SETTINGS, {
+      name: function (v: string) {
+        return TOOL_NAME.test(v || '');
       },
-      title: { value: '' },
-      description: { value: '' },
-      inputSchema: { value: '', validate: jsonObjectOrBlank },
-      outputSchema: { value: '', validate: jsonObjectOrBlank },
-      annotations: { value: {} },
-      subject: { value: '' },
-      method: { value: '' },
-      timeout: { value: 30, validate: RED.validators.number(true) },
-    },
+      inputSchema: jsonObjectOrBlank,
+      outputSchema: jsonObjectOrBlank,
+      timeout: RED.validators.number(true),
+    }),
     inputs: 0,
     outputs: 1,
     icon: 'mcp-tool-in.svg',

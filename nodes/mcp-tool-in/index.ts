@@ -2,6 +2,8 @@
 // sends one message per call: the validated arguments in msg.payload, the reply handle in msg._mcp
 // (keep it, as `http in`'s msg.res, for the mcp-tool-out that answers).
 import { flowToolSettings } from '../../src/server/flow-tool';
+import { withDeclaredDefaults } from '../../src/settings-declaration';
+import { TOOL_IN_SETTINGS } from '../../src/server/tool-in-settings-declaration';
 import { errorResult, type ToolCall } from '../../src/server/types';
 import { errorMessage } from '../../src/errors';
 import { translator } from '../shared/i18n';
@@ -10,8 +12,9 @@ import type { Node, NodeDef, RED } from '../shared/red-types';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-tool-in');
-  function McpToolInNode(this: Node, def: NodeDef) {
-    RED.nodes.createNode(this, def);
+  function McpToolInNode(this: Node, flowDef: NodeDef) {
+    RED.nodes.createNode(this, flowDef);
+    const def = withDeclaredDefaults(flowDef, TOOL_IN_SETTINGS);
     const node = this;
     const config = getEndpointNode(RED, def.endpoint);
     const fail = (text: string, status: string) => {

@@ -2,10 +2,12 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
+import { dialogDefaults } from '../../src/settings-declaration';
+import { SETTINGS } from './settings';
 (function () {
   registerDialog('mcp-tool-out', {
     ...MCP_FAMILY,
-    defaults: { name: { value: '' } },
+    defaults: dialogDefaults(SETTINGS),
     inputs: 1,
     outputs: 0,
     align: 'right',

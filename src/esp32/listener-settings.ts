@@ -6,6 +6,7 @@ import { lines } from '../settings-values';
 import { normalizeDeviceId } from './device-id';
 import type { Esp32Transport } from './device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
+import { LISTENER_SETTINGS } from './listener-settings-declaration';
 
 const TRANSPORTS: Esp32Transport[] = ['websocket', 'mqtt', 'mqtt-gateway'];
 const VOICE_MODES: VoiceMode[] = ['off', 'flow', 'live', 'assist'];
@@ -38,9 +39,9 @@ export interface ListenerCredentials {
 
 export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCredentials = {}, env: EnvLookup = processEnvLookup): Esp32ListenerSettings {
   const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : typeof v === 'number' ? String(v) : '');
-  const transport = (str(raw.transport) || 'websocket') as Esp32Transport;
+  const transport = (str(raw.transport) || LISTENER_SETTINGS.transport.value) as Esp32Transport;
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
-  const voice = (str(raw.voice) || 'off') as VoiceMode;
+  const voice = (str(raw.voice) || LISTENER_SETTINGS.voice.value) as VoiceMode;
   if (!VOICE_MODES.includes(voice)) throw new Error(`voice must be one of ${VOICE_MODES.join(', ')} (got "${voice}")`);
   const settings: Esp32ListenerSettings = {
     transport,

@@ -4,6 +4,7 @@ import type { OtaAnswerer } from './ota-wire';
 import type { Server } from 'node:http';
 import type { DeviceRegistry } from './device-registry';
 import type { Esp32Transport, Logger } from './device-session';
+import { LISTENER_SETTINGS } from './listener-settings-declaration';
 
 export type VoiceMode = 'off' | 'flow' | 'live' | 'assist';
 
@@ -127,11 +128,12 @@ export interface Esp32Listener {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PATH = '/xiaozhi/v1/';
-export const DEFAULT_PUBLISH_TOPIC = 'device-server';
-export const DEFAULT_DEVICE_TOPIC = 'devices/p2p/{mac_}';
+// The listener's defaults, as the dialog shows them (listener-settings-declaration.ts).
+export const DEFAULT_PATH = LISTENER_SETTINGS.path.value;
+export const DEFAULT_PUBLISH_TOPIC = LISTENER_SETTINGS.publishTopic.value;
+export const DEFAULT_DEVICE_TOPIC = LISTENER_SETTINGS.deviceTopic.value;
+export const DEFAULT_BIND = LISTENER_SETTINGS.bind.value;
 export const DEFAULT_GATEWAY_PORT = 1884;
-export const DEFAULT_BIND = '0.0.0.0';
 /**
  * Connections the kernel queues before the listener accepts them (capped by net.core.somaxconn).
  * Node's default of 511 overflows when thousands of devices reconnect at once after a power cut or

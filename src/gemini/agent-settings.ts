@@ -6,6 +6,7 @@ import { DEFAULT_API_VERSION, DEFAULT_MODEL } from './client';
 import { DEFAULT_HISTORY_TURNS } from './memory';
 import type { FunctionCallingMode } from './types';
 import { GOOGLE_TOOLS, type GoogleTool } from './google-tools';
+import { AGENT_SETTINGS } from './agent-settings-declaration';
 
 const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
 
@@ -33,13 +34,13 @@ export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup 
     baseUrl: text(def.baseUrl) || undefined,
     apiVersion: text(def.apiVersion) || DEFAULT_API_VERSION,
     toolMode: def.toolMode === 'flow' ? 'flow' : 'auto',
-    maxSteps: Math.max(1, Math.floor(numberSetting(def.maxSteps, 10)!)),
+    maxSteps: Math.max(1, Math.floor(numberSetting(def.maxSteps, AGENT_SETTINGS.maxSteps.value)!)),
     functionCalling: MODES.includes(mode) ? mode : 'AUTO',
     temperature: numberSetting(def.temperature, undefined),
     memory: def.memory === 'context' ? 'context' : 'none',
     historyTurns: Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!)),
     stream: def.stream === true || def.stream === 'true',
-    timeoutMs: numberSetting(def.timeout, 120)! * 1000,
+    timeoutMs: numberSetting(def.timeout, AGENT_SETTINGS.timeout.value)! * 1000,
     googleTools: GOOGLE_TOOLS.filter((name) => def[name] === true || def[name] === 'true'),
   };
 }

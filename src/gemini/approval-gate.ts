@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { McpNodeError } from '../errors';
 import { globMatchesTool } from '../mcp/tool-names';
 import type { CallOutcome, PreparedCall, ToolExecutor } from './types';
+import { AGENT_SETTINGS } from './agent-settings-declaration';
 
-export const DEFAULT_APPROVAL_TIMEOUT_S = 300;
+export const DEFAULT_APPROVAL_TIMEOUT_S = AGENT_SETTINGS.approvalTimeout.value;
 
 export interface ApprovalPolicy {
   /** Globs on function names (as Gemini sees them, prefix included, or the server's own tool name). */

@@ -3,9 +3,10 @@
 import { GoogleGenAI } from '@google/genai';
 import { processEnvLookup, type EnvLookup } from '../env-expand';
 import { McpNodeError } from '../errors';
+import { AGENT_SETTINGS } from './agent-settings-declaration';
 
-export const DEFAULT_MODEL = 'gemini-flash-latest';
-export const DEFAULT_API_VERSION = 'v1beta';
+export const DEFAULT_MODEL = AGENT_SETTINGS.model.value;
+export const DEFAULT_API_VERSION = AGENT_SETTINGS.apiVersion.value;
 export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 export interface GeminiClientOptions {

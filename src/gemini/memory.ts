@@ -3,8 +3,9 @@
 // call from its responses, and never leaves a thought signature without the call it belongs to.
 import type { Content } from '@google/genai';
 import { inlineMediaPart } from './inline-media';
+import { AGENT_SETTINGS } from './agent-settings-declaration';
 
-export const DEFAULT_HISTORY_TURNS = 10;
+export const DEFAULT_HISTORY_TURNS = AGENT_SETTINGS.historyTurns.value;
 
 function isPromptTurn(c: Content): boolean {
   return c.role === 'user' && !(c.parts ?? []).some((p) => p.functionResponse);

@@ -34,6 +34,11 @@ export const SERVER_CREDENTIALS = {
   clientSecret: { type: 'password' },
 } as const;
 
+/** Kept by the runtime alone (the OAuth tokens it obtained): never in the dialog. */
+export const SERVER_RUNTIME_CREDENTIALS = {
+  oauthState: { type: 'password' },
+} as const;
+
 export type ServerSettingName = keyof typeof SERVER_SETTINGS;
 export const SERVER_SETTING_NAMES = Object.keys(SERVER_SETTINGS) as ServerSettingName[];
 

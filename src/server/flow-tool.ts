@@ -4,7 +4,9 @@ import { compileArgumentCheck, type ArgumentCheck } from '../schema/json-schema-
 import { pathOf, segmentsOf } from './object-graph/model';
 import type { Tool } from './types';
 
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+import { TOOL_IN_SETTINGS, TOOL_NAME } from './tool-in-settings-declaration';
+
+export { TOOL_NAME };
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 export interface FlowToolSettings {
@@ -63,6 +65,7 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
     throw new Error(`input schema does not compile: ${(err as Error).message}`, { cause: err });
   }
   const seconds = Number(def.timeout);
-  const timeoutMs = def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? 30000 : seconds * 1000;
+  const timeoutMs =
+    (def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? TOOL_IN_SETTINGS.timeout.value : seconds) * 1000;
   return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs };
 }

@@ -1,6 +1,7 @@
 // The mcp-endpoint node's settings as flow JSON gives them (strings, numeric strings, newline
 // lists), checked and given their defaults in one place.
 import { lines } from '../settings-values';
+import { ENDPOINT_SETTINGS as DECLARED, INSTANCE_NAME } from './endpoint-settings-declaration';
 
 export interface EndpointSettings {
   path: string;
@@ -21,16 +22,13 @@ export interface EndpointSettings {
   instance: string | undefined;
 }
 
-/** Session ids are visible ASCII; the name also goes into an nginx map, so keep it plain. */
-const INSTANCE = /^[A-Za-z0-9_-]{1,32}$/;
-
 function positive(value: unknown, fallback: number): number {
   const n = typeof value === 'number' ? value : Number(value);
   return value === '' || value === undefined || value === null || !Number.isFinite(n) || n < 1 ? fallback : Math.floor(n);
 }
 
 export function endpointSettings(def: Record<string, unknown>, credentials: Record<string, unknown> = {}): EndpointSettings {
-  let path = typeof def.path === 'string' && def.path.trim() ? def.path.trim() : '/mcp';
+  let path = typeof def.path === 'string' && def.path.trim() ? def.path.trim() : DECLARED.path.value;
   if (!path.startsWith('/')) path = `/${path}`;
   if (path.length > 1) path = path.replace(/\/+$/, '');
   const store = typeof def.contextStore === 'string' && def.contextStore.trim() && def.contextStore !== 'default' ? def.contextStore.trim() : undefined;
@@ -38,7 +36,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
   if (xiaozhi && !/^wss?:\/\//.test(xiaozhi))
     throw new Error('the xiaozhi MCP endpoint must be a ws:// or wss:// URL (copy it from the xiaozhi console, token included)');
   const instance = typeof def.instance === 'string' && def.instance.trim() ? def.instance.trim() : undefined;
-  if (instance && !INSTANCE.test(instance))
+  if (instance && !INSTANCE_NAME.test(instance))
     throw new Error(`the instance name "${instance}" may hold letters, digits, - and _ only (at most 32): it starts every session id`);
   return {
     path,
@@ -49,10 +47,10 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),
-    maxDepth: positive(def.maxDepth, 10),
-    maxSubjects: positive(def.maxSubjects, 100),
-    maxSessions: positive(def.maxSessions, 100),
-    sessionsPerClient: positive(def.sessionsPerClient, 50),
+    maxDepth: positive(def.maxDepth, DECLARED.maxDepth.value),
+    maxSubjects: positive(def.maxSubjects, DECLARED.maxSubjects.value),
+    maxSessions: positive(def.maxSessions, DECLARED.maxSessions.value),
+    sessionsPerClient: positive(def.sessionsPerClient, DECLARED.sessionsPerClient.value),
     xiaozhiEndpoint: xiaozhi,
     instance,
   };

