@@ -105,7 +105,7 @@ const NODES: Record<string, Declared> = {
   'esp32-listener': {
     settings: LISTENER_SETTINGS,
     credentials: LISTENER_CREDENTIALS,
-    parsers: ['src/esp32/listener-settings.ts', 'src/voice/hub-for-listener.ts'],
+    parsers: ['src/esp32/listener-settings.ts', 'src/voice/listener-voice.ts'],
   },
   'esp32-mcp-in': { settings: esp32In.SETTINGS },
   'esp32-say': { settings: esp32Say.SETTINGS, credentials: esp32Say.CREDENTIALS },

@@ -7,7 +7,8 @@
 import { HomeAssistantLink } from '../../src/home-assistant/connection';
 import { listPipelines } from '../../src/home-assistant/pipeline-run';
 import { errorMessage } from '../../src/errors';
-import { homeAssistantAccess } from './assist-link';
+import { homeAssistantUrls } from '../../src/home-assistant/urls';
+import { homeAssistantBearer } from './home-assistant-bearer';
 import { scrubAnswers } from '../shared/secret-gate';
 import type { RED } from '../shared/red-types';
 
@@ -15,8 +16,8 @@ export function registerAssistPipelinesRoute(RED: RED): void {
   RED.httpAdmin.get('/esp32-listener/assist/pipelines', RED.auth.needsPermission('esp32-listener.read'), scrubAnswers(), async (req, res) => {
     let link: HomeAssistantLink | undefined;
     try {
-      const access = homeAssistantAccess(RED, String(req.query.server ?? ''));
-      link = new HomeAssistantLink({ websocketUrl: access.urls.websocket, token: access.token });
+      const bearer = homeAssistantBearer(RED, String(req.query.server ?? ''))();
+      link = new HomeAssistantLink({ websocketUrl: homeAssistantUrls(bearer.url).websocket, token: bearer.token });
       const { pipelines, preferred } = await listPipelines(await link.connection());
       res.json({ ok: true, pipelines, preferred });
     } catch (err) {

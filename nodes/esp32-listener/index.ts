@@ -2,7 +2,7 @@
 // own port, MQTT client, or the embedded MQTT gateway) for `esp32-mcp-in` nodes and `mcp-server`
 // nodes with transport "esp32". Settings are parsed and devices served in src/esp32; this adapter
 // wires them to Node-RED: the HTTP server, the log, the status of every user, the admin route, and
-// with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; voice-hub-node.ts).
+// with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; voice-setup.ts).
 import { errorMessage } from '../../src/errors';
 import { nodeEnvLookup } from '../shared/node-env';
 import { unsetVariables } from '../../src/env-expand';
@@ -19,7 +19,8 @@ import { translator } from '../shared/i18n';
 import { withDeclaredDefaults } from '../../src/settings-declaration';
 import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
 import { adviseOncePerDeploy } from '../shared/deploy-advice';
-import { startNodeVoiceHub, type NodeVoiceHub } from './voice-hub-node';
+import { setUpVoice } from './voice-setup';
+import type { ListenerVoice } from '../../src/voice/listener-voice';
 import { connectPairing, startPairing, type ListenerPairing } from './pairing';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 
@@ -31,7 +32,7 @@ export = function (RED: RED) {
     const node = this;
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;
-    let voice: NodeVoiceHub | undefined;
+    let voice: ListenerVoice | undefined;
     let pairing: ListenerPairing | undefined;
     // Handed to the listener beside its settings: Node-RED's HTTP server, the log, the voice hub.
     const runtime: ListenerRuntime = { log: { debug: (m) => node.debug(m), warn: (m) => node.warn(m) } };
@@ -48,7 +49,7 @@ export = function (RED: RED) {
       runtime.pairing = pairing.book;
       // On a port of its own the listener answers the check there too (the Home Assistant add-on's way in).
       if (settings.transport === 'websocket' && settings.port !== undefined) runtime.ota = pairing.service;
-      voice = startNodeVoiceHub(RED, node, def, settings, env, () => devices);
+      voice = setUpVoice(RED, node, def, settings, env, () => devices);
       runtime.audio = voice?.hub;
     } catch (err) {
       // Never throw from a constructor: report once, and every user shows the red status.
@@ -70,24 +71,14 @@ export = function (RED: RED) {
     node.voice = voice?.hub;
 
     const users = new Set<Node>();
-    // Assist voice: Home Assistant away or refusing shows on every user, over the device count.
-    // A listener refusing every device says that first: no device could talk anyway.
-    const statusNow = () => {
-      const now = devices.status();
-      const problem = voice?.assist?.problem();
-      const closed = now.kind === 'listening' && now.access === 'nobody';
-      if (problem && !closed) return { fill: 'red' as const, shape: 'ring' as const, text: t('esp32-listener.status.assistProblem', { reason: problem }) };
-      // Another listener answers the OTA address: devices checking there would join that one.
-      if (pairing?.ota.takenBy && now.kind === 'listening' && !closed)
-        return { fill: 'yellow' as const, shape: 'ring' as const, text: t('esp32-listener.status.otaTaken') };
-      return listenerStatus(RED, now, unsetTokens);
-    };
+    // What the voice lacks, then another listener answering the OTA address, over the device count.
+    const statusNow = () => listenerStatus(RED, devices.status(), unsetTokens, { voice: voice?.problem(), otaTaken: !!pairing?.ota.takenBy });
     const showStatus = () => {
       const status = statusNow();
       for (const u of users) u.status(status);
     };
     devices.on('change', showStatus);
-    voice?.assist?.onChange(showStatus);
+    voice?.onChange(showStatus);
     node.register = (user: Node) => {
       users.add(user);
       user.status(statusNow());

@@ -5,6 +5,7 @@ import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/share
 import { translator } from '../shared/i18n';
 import type { DeviceConversations } from '../../src/voice/device-conversations';
 import type { ListenerPairing } from './pairing';
+import type { VoiceProblem } from '../../src/voice/listener-voice';
 import type { Node, NodeStatus, RED } from '../shared/red-types';
 
 export interface Esp32ListenerConfigNode extends Node {
@@ -24,8 +25,24 @@ export function getListenerNode(RED: RED, id: unknown): Esp32ListenerConfigNode 
 }
 
 /** `unsetTokenVariables`: the `${VAR}`s of Tokens that are not set, named in the status as what to do. */
-export function listenerStatus(RED: RED, s: ListenerStatus, unsetTokenVariables: string[] = []): NodeStatus {
+/** What the status shows over the device count: what the voice lacks, and another listener answering the OTA address. */
+export interface ListenerNotices {
+  voice?: VoiceProblem;
+  otaTaken?: boolean;
+}
+
+export function listenerStatus(RED: RED, s: ListenerStatus, unsetTokenVariables: string[] = [], notices: ListenerNotices = {}): NodeStatus {
   const t = translator(RED, 'esp32-listener');
+  // A listener refusing every device says that first: no device could talk anyway.
+  const closed = s.kind === 'listening' && s.access === 'nobody';
+  // Home Assistant away or refusing (assist): no device can talk. A Live conversation that had to
+  // start over (its memory lost) goes on, so yellow, until one is resumed again.
+  if (!closed && notices.voice?.kind === 'assist')
+    return { fill: 'red', shape: 'ring', text: t('esp32-listener.status.assistProblem', { reason: notices.voice.reason }) };
+  if (!closed && notices.voice?.kind === 'live-started-over')
+    return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.liveStartedOver', { device: notices.voice.device }) };
+  // Another listener answers the OTA address: devices checking there would join that one.
+  if (!closed && notices.otaTaken && s.kind === 'listening') return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.otaTaken') };
   switch (s.kind) {
     case 'starting':
       return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.starting') };

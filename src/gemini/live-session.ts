@@ -5,6 +5,9 @@
 // 1008 unknown model, 1011 server fault); server messages arrive in the wire's camelCase. The
 // model's function calls run through the same catalog, name mapping and argument checks as
 // gemini-agent (run-call.ts), and every answer carries the call's id.
+// Every session asks for resumption handles and a sliding context window: a connection lasts about
+// ten minutes (goAway) and a session at most about an hour, and the owner reopens with the latest
+// handle so the conversation keeps its memory (https://ai.google.dev/gemini-api/docs/live-session).
 import { Modality, type GoogleGenAI, type LiveServerMessage, type Session } from '@google/genai';
 import { McpNodeError, errorMessage } from '../errors';
 import { pcmFromBytes, bytesFromPcm } from '../audio';
@@ -24,6 +27,8 @@ export interface LiveSessionOptions {
   executor: ToolExecutor;
   /** connect + setup must finish within this; default 15 s */
   connectTimeoutMs?: number;
+  /** the latest handle of an earlier connection of this conversation: the session continues it */
+  resumeHandle?: string;
   secrets: Array<string | undefined>;
 }
 
@@ -44,6 +49,8 @@ export interface LiveEvents {
   toolCall?(call: TraceCall): void;
   /** the server will close the connection after `timeLeft` (e.g. "50s") */
   goAway?(timeLeft: string): void;
+  /** the conversation can be resumed from here on with `handle` (a later one replaces it) */
+  resumable?(handle: string): void;
   /** the session ended; `error` when it was neither our own close() nor announced by goAway */
   closed?(info: { code?: number; reason?: string; error?: McpNodeError }): void;
 }
@@ -74,6 +81,9 @@ export class LiveSession {
         ...(options.catalog.declarations.length ? { tools: [{ functionDeclarations: options.catalog.declarations }] } : {}),
         inputAudioTranscription: {},
         outputAudioTranscription: {},
+        sessionResumption: options.resumeHandle ? { handle: options.resumeHandle } : {},
+        // Past the context window the oldest turns are dropped instead of the session ending.
+        contextWindowCompression: { slidingWindow: {} },
       },
       callbacks: {
         onmessage: (m: LiveServerMessage) => live?.onMessage(m),
@@ -165,6 +175,8 @@ export class LiveSession {
       this.events.goAway?.(String(m.goAway.timeLeft ?? ''));
     }
     for (const id of m.toolCallCancellation?.ids ?? []) this.inflight.get(id)?.abort();
+    const update = m.sessionResumptionUpdate;
+    if (update?.resumable && update.newHandle) this.events.resumable?.(update.newHandle);
   }
 
   private async runCalls(calls: Array<{ id?: string; name?: string; args?: Record<string, unknown> }>): Promise<void> {

@@ -4,8 +4,13 @@
 // `tts stop` after `turnComplete`), with no resampling since the downlink is announced at 24 kHz.
 // Gemini's own VAD ends the person's turn; `listen stop` (push-to-talk) ends it at once.
 // Barge-in both ways: the device listening or aborting during playback stops playback at once, and
-// Gemini's `interrupted` does the same. The session opens at the first `listen start` and is opened
-// again after it closes; what the person said meanwhile (up to 5 s) waits for it.
+// Gemini's `interrupted` does the same. The session opens at the first `listen start`; what the
+// person said meanwhile (up to 5 s) waits for it.
+// A conversation outlasts its connections: Gemini ends each one after about ten minutes (goAway, the
+// bridge closes between turns) and a session after about an hour, and a connection can drop. The next
+// connection resumes with the latest handle the server gave, so the model keeps what was said; it
+// opens at once after a drop, else at the next `listen start`. A handle the server no longer takes
+// starts a fresh session, and the owner hears of it (`resumption_failed`).
 import type { LiveEvents, LiveSession, LiveTranscript } from '../gemini/live-session';
 import type { TraceCall } from '../gemini/types';
 import type { Conversation } from './conversation';
@@ -15,12 +20,16 @@ export type LiveBridgeEvent =
   | { topic: 'transcript'; payload: LiveTranscript }
   | { topic: 'tool_call'; payload: TraceCall }
   | { topic: 'answer'; payload: SpeechResult }
-  | { topic: 'error'; payload: Error };
+  | { topic: 'error'; payload: Error }
+  /** a connection of this conversation was resumed from `handle` */
+  | { topic: 'resumed'; payload: { handle: string } }
+  /** the conversation could not be resumed (its memory is gone): a fresh session took its place */
+  | { topic: 'resumption_failed'; payload: Error };
 
 export interface LiveBridgeOptions {
   conversation: Conversation;
-  /** Opens a Live session with these callbacks (the caller owns client, model and tools). */
-  open: (events: LiveEvents) => Promise<LiveSession>;
+  /** Opens a Live session with these callbacks (the caller owns client, model and tools), resuming `resumeHandle` when given. */
+  open: (events: LiveEvents, resumeHandle?: string) => Promise<LiveSession>;
   onEvent?: (event: LiveBridgeEvent) => void;
 }
 
@@ -37,6 +46,8 @@ export class LiveBridge {
   private closed = false;
   /** the server announced the end of this connection (goAway) */
   private retiring = false;
+  /** the latest point this conversation can be resumed from */
+  private handle: string | undefined;
 
   constructor(private readonly options: LiveBridgeOptions) {
     const c = options.conversation;
@@ -68,50 +79,71 @@ export class LiveBridge {
 
   private ensureSession(): Promise<LiveSession | undefined> {
     if (this.session || this.closed) return Promise.resolve(this.session);
-    this.opening ??= this.options
-      .open({
-        audio: (samples, sampleRate) => this.onModelAudio(samples, sampleRate),
-        interrupted: () => this.dropAnswer(),
-        turnComplete: () => {
-          this.endAnswer();
-          // After goAway: close between turns; the next `listen start` opens a fresh session.
-          if (this.retiring) this.session?.close();
-        },
-        goAway: () => {
-          this.retiring = true;
-          if (!this.answer) this.session?.close();
-        },
-        transcript: (t) => this.emit({ topic: 'transcript', payload: t }),
-        toolCall: (call) => this.emit({ topic: 'tool_call', payload: call }),
-        closed: (info) => {
-          this.session = undefined;
-          this.retiring = false;
-          this.answer?.cancel('closed');
-          if (info.error) this.emit({ topic: 'error', payload: info.error });
-        },
-      })
-      .then(
-        (session) => {
-          this.opening = undefined;
-          if (this.closed) {
-            session.close();
-            return undefined;
-          }
-          this.session = session;
-          for (const chunk of this.waiting) session.sendAudio(chunk);
-          this.waiting = [];
-          this.waitingSamples = 0;
-          return session;
-        },
-        (err: Error) => {
-          this.opening = undefined;
-          this.waiting = [];
-          this.waitingSamples = 0;
-          this.emit({ topic: 'error', payload: err });
+    this.opening ??= this.openResumed().then(
+      (session) => {
+        this.opening = undefined;
+        if (this.closed) {
+          session.close();
           return undefined;
-        },
-      );
+        }
+        this.session = session;
+        for (const chunk of this.waiting) session.sendAudio(chunk);
+        this.waiting = [];
+        this.waitingSamples = 0;
+        return session;
+      },
+      (err: Error) => {
+        this.opening = undefined;
+        this.waiting = [];
+        this.waitingSamples = 0;
+        this.emit({ topic: 'error', payload: err });
+        return undefined;
+      },
+    );
     return this.opening;
+  }
+
+  /** A connection that continues this conversation when it can, else a fresh one (and says so). */
+  private async openResumed(): Promise<LiveSession> {
+    const handle = this.handle;
+    if (!handle) return this.options.open(this.sessionEvents());
+    try {
+      const session = await this.options.open(this.sessionEvents(), handle);
+      this.emit({ topic: 'resumed', payload: { handle } });
+      return session;
+    } catch (err) {
+      this.handle = undefined;
+      this.emit({ topic: 'resumption_failed', payload: err as Error });
+      return this.options.open(this.sessionEvents());
+    }
+  }
+
+  private sessionEvents(): LiveEvents {
+    return {
+      audio: (samples, sampleRate) => this.onModelAudio(samples, sampleRate),
+      interrupted: () => this.dropAnswer(),
+      turnComplete: () => {
+        this.endAnswer();
+        // After goAway: close between turns; the next `listen start` resumes on a new connection.
+        if (this.retiring) this.session?.close();
+      },
+      goAway: () => {
+        this.retiring = true;
+        if (!this.answer) this.session?.close();
+      },
+      resumable: (handle) => (this.handle = handle),
+      transcript: (t) => this.emit({ topic: 'transcript', payload: t }),
+      toolCall: (call) => this.emit({ topic: 'tool_call', payload: call }),
+      closed: (info) => {
+        this.session = undefined;
+        this.retiring = false;
+        this.answer?.cancel('closed');
+        if (!info.error) return;
+        // A dropped connection with a handle is resumed at once: the conversation goes on.
+        if (this.handle && !this.closed) void this.ensureSession();
+        else this.emit({ topic: 'error', payload: info.error });
+      },
+    };
   }
 
   private onModelAudio(samples: Int16Array, sampleRate: number): void {

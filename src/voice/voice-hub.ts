@@ -32,7 +32,7 @@ export interface VoiceHubOptions {
   udp?: { port?: number; bind?: string };
   onUtterance?: (device: VoiceDevice, utterance: Utterance) => void;
   /** live mode: opens a Gemini Live session for one conversation */
-  openLive?: (device: VoiceDevice, events: LiveEvents) => Promise<LiveSession>;
+  openLive?: (device: VoiceDevice, events: LiveEvents, resumeHandle?: string) => Promise<LiveSession>;
   onLiveEvent?: (device: VoiceDevice, event: LiveBridgeEvent) => void;
   /** assist mode: how one device's turns reach the Home Assistant pipeline */
   openAssist?: (device: VoiceDevice) => Omit<AssistBridgeOptions, 'conversation' | 'onEvent'>;
@@ -154,7 +154,7 @@ export class VoiceHub implements DeviceConversations, AudioChannels {
     if (live && this.options.openLive) {
       new LiveBridge({
         conversation,
-        open: (events) => this.options.openLive!(device, events),
+        open: (events, resumeHandle) => this.options.openLive!(device, events, resumeHandle),
         onEvent: (e) => this.options.onLiveEvent?.(device, e),
       });
     }

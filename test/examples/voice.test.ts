@@ -12,6 +12,7 @@ import { freePort } from '../peers/free-port';
 import { readExample, startNodeRed, assertCleanDeploy, type FlowNode, type NodeRedProcess } from './node-red-process';
 import { startServicePeers, type ServicePeers } from './service-peers';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
+import { waitFor } from '../helpers/wait';
 
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 type Transport = 'websocket' | 'mqtt-gateway';
@@ -164,5 +165,47 @@ function describeVoice(generation: HaGeneration) {
         assert.deepEqual(nr.debug.errors(), []);
       });
     }
+
+    it('esp32-voice-live: across goAway the conversation is resumed; when Gemini no longer takes the handle it starts over and the status says so', async () => {
+      const flow = exampleOn('esp32-voice-live', 'websocket', 0);
+      await nr.deploy(flow);
+      await assertCleanDeploy(nr, flow);
+      const live = peers.gemini.live;
+      live.script({ transcript: 'my name is Ada', text: 'one' }, { transcript: 'what is my name?', text: 'two' }, { transcript: 'and now?', text: 'three' });
+      const first = live.sessions.length;
+      const voice = await dialIn(nr, 'websocket', '/xiaozhi/live/', 'aa:00:00:00:00:07', closers);
+      const turn = async () => {
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'auto', realTime: true, trailingSilenceMs: 900 });
+        await stopped;
+      };
+      const nextConnectionAfter = async (index: number) => {
+        await waitFor(() => live.sessions[index]?.handles.length >= 2 || undefined, 'a handle after the turn');
+        live.goAway(100);
+        await waitFor(() => live.sessions[index].closed, 'the connection to close');
+      };
+      await turn();
+      await nextConnectionAfter(first);
+      await turn();
+      assert.equal(live.sessions[first + 1].resumedFrom, live.sessions[first].handles.at(-1), 'the second connection resumed the first');
+      assert.deepEqual(live.sessions[first + 1].conversation.turns, ['my name is Ada', 'what is my name?']);
+      // The handles expire (or the session is too old): the next turn starts over, and says so.
+      await nextConnectionAfter(first + 1);
+      live.forgetHandles();
+      await turn();
+      assert.equal(voice.speaker.report.ttsStops, 3, 'every turn was answered');
+      const listenerUsers = flow.filter((n) => n.type === 'esp32-mcp-in').map((n) => n.id);
+      const status = await waitFor(
+        () => listenerUsers.map((id) => nr.debug.statuses.get(id)).find((s) => /started over/.test(s?.text ?? '')),
+        'the listener status to say the conversation started over',
+      );
+      assert.equal(status.text, 'Live: aa:00:00:00:00:07 started over (could not resume)');
+      assert.equal(status.fill, 'yellow');
+      // One warning in the debug sidebar says why, and nothing else went wrong.
+      const warnings = nr.debug.errors();
+      assert.equal(warnings.length, 1, JSON.stringify(warnings));
+      assert.equal(warnings[0].id, 'lv-listener');
+      assert.match(warnings[0].value, /^esp32-listener live \(device aa:00:00:00:00:07\): the conversation could not be resumed \(.*code 1007.*\); a new one started$/);
+    });
   });
 }

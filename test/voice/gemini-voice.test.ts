@@ -15,6 +15,7 @@ import { encodeWav, pcmFromBytes } from '../../src/audio';
 import { Conversation } from '../../src/voice/conversation';
 import { LiveBridge, type LiveBridgeEvent } from '../../src/voice/live-bridge';
 import { startFakeGemini, reply, ANSWER_PCM, type FakeGemini } from '../peers/fake-gemini';
+import type { LiveTurn } from '../peers/fake-gemini/live';
 import { HA_GENERATIONS, haToolName, startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { startWsVoiceServer } from './voice-harness';
@@ -110,9 +111,18 @@ for (const generation of HA_GENERATIONS) {
         const conversation = new Conversation({ ...base, collect: false });
         new LiveBridge({
           conversation,
-          open: (events) =>
+          open: (events, resumeHandle) =>
             LiveSession.open(
-              { client, model: options.model, voice: 'Kore', systemInstruction: 'You control a home.', catalog, executor: mcpExecutor(), secrets: [KEY] },
+              {
+                client,
+                model: options.model,
+                voice: 'Kore',
+                systemInstruction: 'You control a home.',
+                catalog,
+                executor: mcpExecutor(),
+                secrets: [KEY],
+                resumeHandle,
+              },
               events,
             ),
           onEvent: (e) => options.events.push(e),
@@ -233,6 +243,114 @@ for (const generation of HA_GENERATIONS) {
         await server.close();
       }
     });
+
+    /** Scripted turns on one simulated device: `turn()` speaks one and waits for its answer to end. */
+    async function onLiveDevice(
+      turns: LiveTurn[],
+      body: (device: { events: LiveBridgeEvent[]; voice: DeviceVoice; turn(): Promise<void> }) => Promise<void>,
+    ): Promise<void> {
+      fake.live.script(...turns);
+      const events: LiveBridgeEvent[] = [];
+      const { server, device, voice } = await liveDevice({ events });
+      const turn = async () => {
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'manual', realTime: false });
+        await stopped;
+      };
+      try {
+        await body({ events, voice, turn });
+      } finally {
+        device.close();
+        await server.close();
+      }
+    }
+    /** The fake's connection `index` has offered a handle after its first turn. */
+    const handleAfterTurn = (index: number) => waitFor(() => fake.live.sessions[index].handles.length >= 2 || undefined, 'a handle after the turn');
+    const goAwayAndClose = async (index: number) => {
+      fake.live.goAway(100);
+      await waitFor(() => fake.live.sessions[index].closed, 'the connection to close');
+    };
+
+    it('goAway: the next turn resumes the conversation with the latest handle (and a sliding context window)', () =>
+      onLiveDevice(
+        [
+          { transcript: 'my name is Ada', text: 'one' },
+          { transcript: 'what is my name?', text: 'two' },
+        ],
+        async ({ events, turn }) => {
+          await turn();
+          const [first] = fake.live.sessions;
+          assert.deepEqual(first.setup.sessionResumption, {}, 'resumption asked for from the first connection on');
+          assert.deepEqual(first.setup.contextWindowCompression, { slidingWindow: {} });
+          await handleAfterTurn(0);
+          await goAwayAndClose(0);
+          await turn();
+          const second = fake.live.sessions[1];
+          assert.equal(second.setup.sessionResumption.handle, first.handles.at(-1));
+          assert.equal(second.resumedFrom, first.handles.at(-1));
+          assert.equal(second.conversation.id, first.conversation.id);
+          assert.deepEqual(second.conversation.turns, ['my name is Ada', 'what is my name?'], 'one conversation over two connections');
+          assert.deepEqual(
+            events.filter((e) => e.topic === 'error' || e.topic === 'resumption_failed'),
+            [],
+          );
+          assert.deepEqual(
+            events.filter((e) => e.topic === 'resumed').map((e) => (e.payload as { handle: string }).handle),
+            [first.handles.at(-1)],
+          );
+        },
+      ));
+
+    it('a dropped connection (no goAway, the hour is up) is resumed at once, without an error', () =>
+      onLiveDevice(
+        [
+          { transcript: 'remember the number 7', text: 'one' },
+          { transcript: 'which number?', text: 'two' },
+        ],
+        async ({ events, turn }) => {
+          await turn();
+          await handleAfterTurn(0);
+          fake.live.drop(1011);
+          // Reopened before the person speaks again: the next turn finds the connection ready.
+          const second = await waitFor(() => fake.live.sessions[1]?.setup && fake.live.sessions[1], 'a resumed connection');
+          assert.equal(second.resumedFrom, fake.live.sessions[0].handles.at(-1));
+          await turn();
+          assert.deepEqual(second.conversation.turns, ['remember the number 7', 'which number?']);
+          assert.equal(fake.live.sessions.length, 2);
+          assert.deepEqual(
+            events.filter((e) => e.topic === 'error'),
+            [],
+          );
+        },
+      ));
+
+    it('a handle Gemini no longer takes: a fresh session answers the turn, and the owner is told the memory is gone', () =>
+      onLiveDevice(
+        [
+          { transcript: 'first', text: 'one' },
+          { transcript: 'second', text: 'two' },
+        ],
+        async ({ events, voice, turn }) => {
+          await turn();
+          await handleAfterTurn(0);
+          await goAwayAndClose(0);
+          fake.live.forgetHandles();
+          await turn();
+          const [first, refused, fresh] = fake.live.sessions;
+          assert.equal(refused.closed?.code, 1007, 'the resumption was refused');
+          assert.equal(fresh.setup.sessionResumption.handle, undefined);
+          assert.notEqual(fresh.conversation.id, first.conversation.id);
+          assert.deepEqual(fresh.conversation.turns, ['second']);
+          const failed = events.filter((e) => e.topic === 'resumption_failed');
+          assert.equal(failed.length, 1);
+          assert.match((failed[0].payload as Error).message, /1007/);
+          assert.deepEqual(
+            events.filter((e) => e.topic === 'error'),
+            [],
+          );
+          assert.equal(voice.speaker.report.ttsStops, 2, 'both turns were answered');
+        },
+      ));
 
     it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
       for (const [options, code] of [

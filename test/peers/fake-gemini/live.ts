@@ -7,6 +7,11 @@
 // its rate, tool responses that answer the issued ids by name (1007). The fake ends the person's
 // turn on `audioStreamEnd` or after 500 ms of silence following speech (its own energy VAD), and
 // reports barge-in (speech while it answers) as `interrupted` followed by `turnComplete`.
+// Session resumption (https://ai.google.dev/gemini-api/docs/live-session): a setup carrying
+// `sessionResumption` gets `sessionResumptionUpdate {newHandle, resumable: true}` after setup and
+// after every completed turn; a later setup naming one of those handles continues that conversation
+// (its record says so), one naming a handle the fake never issued or has forgotten is refused with
+// 1007 like any invalid argument.
 import type { Server, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readFileSync } from 'node:fs';
@@ -40,6 +45,12 @@ export interface LiveSessionRecord {
   closed?: { code: number; reason: string; by: 'client' | 'server' };
   /** performance.now() when the fake sent the first audio of each answer */
   firstAudioAt: number[];
+  /** The conversation this connection belongs to: a resumed connection continues an earlier one's. */
+  conversation: { id: number; turns: string[] };
+  /** the handle this connection resumed from, when it did */
+  resumedFrom?: string;
+  /** handles sent to the client, in order */
+  handles: string[];
 }
 
 export interface FakeLive {
@@ -48,6 +59,10 @@ export interface FakeLive {
   pending(): number;
   /** Announces the end of every open connection (goAway), then closes them with 1000 after `closeAfterMs`. */
   goAway(closeAfterMs?: number): void;
+  /** Ends every open connection at once without a goAway (the hard cut at the end of a session's time, a lost link). */
+  drop(code?: number, reason?: string): void;
+  /** Forgets every handle issued so far (they expire): resuming with one is refused. */
+  forgetHandles(): void;
   close(): void;
 }
 
@@ -60,6 +75,9 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
   const queue: LiveTurn[] = [];
   const sessions: LiveSessionRecord[] = [];
   let callCounter = 5831923424298605773n;
+  const conversationsByHandle = new Map<string, LiveSessionRecord['conversation']>();
+  let handleCounter = 0;
+  let conversationCounter = 0;
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -80,6 +98,8 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
       audioDuringCall: 0,
       interruptions: 0,
       firstAudioAt: [],
+      conversation: { id: 0, turns: [] },
+      handles: [],
     };
     sessions.push(rec);
     const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(Buffer.from(JSON.stringify(m)), { binary: true });
@@ -111,8 +131,16 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
         if (!LIVE_MODEL.test(model)) return reject(1008, `${model} is not found for API version v1beta, or is not supported for bidiGenerateContent.`);
         const modalities = m.setup.generationConfig?.responseModalities;
         if (modalities !== undefined && (!Array.isArray(modalities) || modalities.length !== 1)) return reject(1007, 'Request contains an invalid argument.');
+        const resumption = m.setup.sessionResumption;
+        if (resumption?.handle !== undefined) {
+          const earlier = conversationsByHandle.get(String(resumption.handle));
+          if (!earlier) return reject(1007, 'Request contains an invalid argument.');
+          rec.conversation = earlier;
+          rec.resumedFrom = String(resumption.handle);
+        } else rec.conversation = { id: ++conversationCounter, turns: [] };
         rec.setup = m.setup;
         send({ setupComplete: {} });
+        offerHandle();
         return;
       }
       if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0]))
@@ -134,6 +162,15 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
       if (answering) answering.cancelled = true;
     });
     ws.on('error', () => undefined);
+
+    /** A resumable point: after setup and after each turn, when the client asked for resumption. */
+    function offerHandle(): void {
+      if (!rec.setup?.sessionResumption || ws.readyState !== ws.OPEN) return;
+      const handle = `resume-${++handleCounter}-${rec.conversation.id}`;
+      conversationsByHandle.set(handle, rec.conversation);
+      rec.handles.push(handle);
+      send({ sessionResumptionUpdate: { newHandle: handle, resumable: true } });
+    }
 
     function listen(pcm: Buffer, rate: number): void {
       const ms = (pcm.length / 2 / rate) * 1000;
@@ -172,6 +209,7 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
 
     async function answer(turn: LiveTurn, state: { cancelled: boolean }): Promise<void> {
       if (turn.transcript) send({ serverContent: { inputTranscription: { text: turn.transcript } } });
+      rec.conversation.turns.push(turn.transcript ?? '(audio)');
       if (turn.delayMs) await sleep(turn.delayMs);
       if (state.cancelled) return;
       if (turn.calls?.length) {
@@ -197,6 +235,7 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
       if (turn.text) send({ serverContent: { outputTranscription: { text: turn.text } } });
       send({ serverContent: { generationComplete: true } });
       send({ serverContent: { turnComplete: true }, usageMetadata: { promptTokenCount: 310, responseTokenCount: 95, totalTokenCount: 405 } });
+      offerHandle();
     }
 
     function onToolResponse(r: any): void {
@@ -226,6 +265,10 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
         setTimeout(() => ws.close(1000, ''), closeAfterMs);
       }
     },
+    drop: (code = 1011, reason = 'The service is currently unavailable.') => {
+      for (const ws of wss.clients) ws.close(code, reason);
+    },
+    forgetHandles: () => conversationsByHandle.clear(),
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();

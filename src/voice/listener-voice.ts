@@ -1,9 +1,11 @@
-// The voice of one esp32-listener, built from its settings (its `voice` and `live` settings: docs/voice.md): a VoiceHub
-// that the listener's transports open audio channels on, and that esp32-say speaks through.
+// The voice of one esp32-listener, built from its settings (its `voice`, `live` and `assist`
+// settings: docs/voice.md): a VoiceHub that the listener's transports open audio channels on and that
+// esp32-say speaks through, and what is wrong with the voice now, for the listener's status.
 // "flow": each utterance becomes an `utterance` event (16 kHz mono WAV). "live": each conversation
 // streams to Gemini Live with the tools of the configured mcp-server nodes (the catalog is built
-// when a session opens, so a server that came up later is included), and every transcript and tool
-// call becomes an event.
+// when a session opens, so a server that came up later is included), resumed across connections,
+// and every transcript and tool call becomes an event. "assist": each turn runs through the Home
+// Assistant Assist pipeline reached with the bearer the node hands over (assist-link.ts).
 import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
 import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
 import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
@@ -12,7 +14,9 @@ import { mcpExecutor } from '../gemini/auto-executor';
 import type { DeviceEventTopic } from '../esp32/device-session';
 import type { SharedDeviceListener } from '../esp32/shared-listener';
 import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
-import type { AssistBridgeOptions } from './assist-bridge';
+import { startAssistLink, type AssistLink, type AssistSettings, type HomeAssistantBearer } from './assist-link';
+
+export type { AssistSettings } from './assist-link';
 
 export interface LiveSettings {
   model: string;
@@ -30,7 +34,7 @@ export interface LiveServerEntry {
   prefix?: string;
 }
 
-export interface VoiceHubForListenerOptions {
+export interface ListenerVoiceOptions {
   mode: VoiceMode;
   /** mqtt transports: where the UDP audio socket listens */
   udp?: { port?: number; bind?: string };
@@ -45,18 +49,24 @@ export interface VoiceHubForListenerOptions {
     /** the configured servers' tool sources, resolved when a session opens */
     sources(): ServerSource[];
   };
-  /** assist mode: the Home Assistant pipeline a device's turns run through */
-  assist?: Pick<AssistBridgeOptions, 'startRun' | 'playAnswer' | 'continueConversation'>;
+  /** assist mode: the Home Assistant whose pipeline a device's turns run through */
+  assist?: { settings: AssistSettings; bearer: HomeAssistantBearer };
   warn(message: string): void;
 }
 
-export interface AssistSettings {
-  /** id of the mcp-server whose URL is Home Assistant's */
-  server: string;
-  /** pipeline id; blank: the one for `language`, else Home Assistant's preferred */
-  pipeline?: string;
-  language?: string;
-  continue: boolean;
+/**
+ * What is wrong with a listener's voice now, for its status: Home Assistant away or refusing (no
+ * device can talk), or a Live conversation that lost its memory (it goes on, started over).
+ */
+export type VoiceProblem = { kind: 'assist'; reason: string } | { kind: 'live-started-over'; device: string };
+
+export interface ListenerVoice {
+  hub: VoiceHub;
+  problem(): VoiceProblem | undefined;
+  onChange(listener: () => void): void;
+  /** Reaches out to what the voice talks to (Home Assistant), once every config node has started. */
+  connect(): void;
+  close(): Promise<void>;
 }
 
 /** The `assist` setting of flow JSON, `${VAR}` expanded. */
@@ -68,27 +78,47 @@ export function parseAssistSettings(raw: unknown, env: EnvLookup = processEnvLoo
   return { server, pipeline: str(r.pipeline) || undefined, language: str(r.language) || undefined, continue: r.continue !== false && r.continue !== 'false' };
 }
 
-export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceHub {
+export function createListenerVoice(o: ListenerVoiceOptions): ListenerVoice {
   const live = o.live;
+  const assist: AssistLink | undefined = o.assist && startAssistLink(o.assist.settings, o.assist.bearer);
+  const changeListeners = new Set<() => void>();
+  const changed = () => changeListeners.forEach((l) => l());
+  assist?.onChange(changed);
+  /** The device whose Live conversation last lost its memory, until a conversation is resumed again. */
+  let startedOver: string | undefined;
+  const setStartedOver = (device: string | undefined) => {
+    if (device === startedOver) return;
+    startedOver = device;
+    changed();
+  };
   const publish = (topic: DeviceEventTopic, device: VoiceDevice, payload: unknown, wakeWord?: string, fields?: Record<string, unknown>) =>
     o.listener().publishVoiceEvent(topic, device, payload, wakeWord, fields);
-  return new VoiceHub({
+  const hub = new VoiceHub({
     mode: o.mode,
     udp: o.udp,
     onUtterance: (device, u) => publish('utterance', device, u.wav, u.wakeWord),
     openLive: live
-      ? async (device, events) => {
+      ? async (device, events, resumeHandle) => {
           const apiKey = live.apiKey();
           const catalog = await buildCatalog(live.sources());
           for (const u of catalog.unavailable) o.warn(`esp32-listener live: the tools of ${u.server} are not available: ${u.error}`);
           const client = createGeminiClient({ apiKey, baseUrl: live.baseUrl, apiVersion: DEFAULT_API_VERSION });
           return LiveSession.open(
-            { client, model: live.model, voice: live.voice, systemInstruction: live.systemInstruction, catalog, executor: mcpExecutor(), secrets: [apiKey] },
+            {
+              client,
+              model: live.model,
+              voice: live.voice,
+              systemInstruction: live.systemInstruction,
+              catalog,
+              executor: mcpExecutor(),
+              secrets: [apiKey],
+              resumeHandle,
+            },
             events,
           );
         }
       : undefined,
-    openAssist: o.assist ? () => o.assist! : undefined,
+    openAssist: assist ? () => assist : undefined,
     onAssistEvent: (device, e) => {
       if (e.topic === 'transcript')
         publish('transcript', device, e.payload.text, undefined, {
@@ -103,8 +133,27 @@ export function createVoiceHubForListener(o: VoiceHubForListenerOptions): VoiceH
     onLiveEvent: (device, e) => {
       if (e.topic === 'transcript' || e.topic === 'tool_call') publish(e.topic, device, e.payload);
       else if (e.topic === 'error') o.warn(`esp32-listener live (device ${device.id}): ${e.payload.message}`);
+      else if (e.topic === 'resumption_failed') {
+        o.warn(`esp32-listener live (device ${device.id}): the conversation could not be resumed (${e.payload.message}); a new one started`);
+        setStartedOver(device.id);
+      } else if (e.topic === 'resumed') setStartedOver(undefined);
     },
   });
+  return {
+    hub,
+    problem: () => {
+      const reason = assist?.problem();
+      if (reason) return { kind: 'assist', reason };
+      return startedOver ? { kind: 'live-started-over', device: startedOver } : undefined;
+    },
+    onChange: (listener) => void changeListeners.add(listener),
+    connect: () => assist?.connect(),
+    close: async () => {
+      changeListeners.clear();
+      await hub.close();
+      assist?.close();
+    },
+  };
 }
 
 /** The `live` setting of flow JSON, `${VAR}` expanded; blank model = the default Live model. */

@@ -1,49 +1,41 @@
-// The esp32-listener's voice (docs/voice.md): builds the engine's VoiceHub from the node's
-// settings, events going out through the shared listener to its esp32-mcp-in nodes, and in live mode
-// the API key credential and the configured mcp-server nodes (looked up when a Live session opens:
-// config nodes start in any order).
+// The esp32-listener's part of its voice (docs/voice.md): what only Node-RED knows, handed to the
+// engine that builds the voice (src/voice/listener-voice.ts): the API key credential, the
+// configured mcp-server nodes for Live (looked up when a Live session opens: config nodes start in
+// any order) and, for Assist, the bearer of the Home Assistant mcp-server.
 import { resolveApiKey } from '../../src/gemini/client';
 import type { ServerSource } from '../../src/gemini/tool-catalog';
 import type { EnvLookup } from '../../src/env-expand';
 import { secrets } from '../../src/secrets';
 import type { Esp32ListenerSettings } from '../../src/esp32/listener';
 import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
-import { createVoiceHubForListener, parseAssistSettings, parseLiveSettings } from '../../src/voice/hub-for-listener';
-import { startAssistLink, type AssistLink } from './assist-link';
-import type { VoiceHub } from '../../src/voice/voice-hub';
+import { createListenerVoice, parseAssistSettings, parseLiveSettings, type ListenerVoice } from '../../src/voice/listener-voice';
+import { homeAssistantBearer } from './home-assistant-bearer';
 import { lines } from '../shared/input-handler';
 import { getServerNode } from '../shared/server-config';
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 
-export interface NodeVoiceHub {
-  hub: VoiceHub;
-  /** assist mode: what is wrong with Home Assistant now (for the status), and when that changes */
-  assist?: Pick<AssistLink, 'problem' | 'onChange'>;
-  close(): Promise<void>;
-}
-
 /** Undefined when voice is "off". `devices()` is the node's shared listener (created after the settings). */
-export function startNodeVoiceHub(
+export function setUpVoice(
   RED: RED,
   node: Node,
   def: NodeDef,
   settings: Esp32ListenerSettings,
   env: EnvLookup,
   devices: () => SharedDeviceListener,
-): NodeVoiceHub | undefined {
+): ListenerVoice | undefined {
   const mode = settings.voice ?? 'off';
   if (mode === 'off') return undefined;
   const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
   const live = mode === 'live' ? parseLiveSettings(def.live, env) : undefined;
-  const assist = mode === 'assist' ? startAssistLink(RED, parseAssistSettings(def.assist, env)) : undefined;
-  const hub = createVoiceHubForListener({
+  const assist = mode === 'assist' ? parseAssistSettings(def.assist, env) : undefined;
+  const voice = createListenerVoice({
     mode,
     // The gateway's UDP audio listens on the gateway's port number and address (docs/voice.md).
     udp: settings.transport === 'mqtt-gateway' ? { port: settings.port, bind: settings.bind } : { bind: settings.bind },
     listener: devices,
     warn: (m) => node.warn(secrets.scrub(m)),
-    assist,
+    assist: assist && { settings: assist, bearer: homeAssistantBearer(RED, assist.server) },
     live: live && {
       ...live,
       apiKey: () => resolveApiKey(node.credentials?.apiKey, env),
@@ -58,12 +50,14 @@ export function startNodeVoiceHub(
         }),
     },
   });
+  // Home Assistant is reached once every node has started, so the status says at once whether it answers.
+  const connect = () => voice.connect();
+  RED.events?.once?.('flows:started', connect);
   return {
-    hub,
-    assist,
+    ...voice,
     close: async () => {
-      await hub.close();
-      assist?.close();
+      RED.events?.removeListener?.('flows:started', connect);
+      await voice.close();
       releaseKey();
     },
   };
