@@ -307,6 +307,7 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
         urlContext: $('#node-input-urlContext').prop('checked'),
         codeExecution: $('#node-input-codeExecution').prop('checked'),
         functionCalling: $('#node-input-functionCalling').val(),
+        thinkingLevel: $('#node-input-thinkingLevel').val(),
         temperature: $('#node-input-temperature').val(),
         timeout: $('#node-input-timeout').val(),
       };
@@ -366,6 +367,21 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
       $('<li/>', { class: c.isError ? 'gemini-fail' : '' })
         .text(c.name + where + (c.server ? ' · ' + c.server : '') + (c.isError ? ' · ' + node._('gemini-agent.test.callError') : ''))
         .appendTo(ul);
+    });
+  }
+
+  // Temperature is a sampling setting Gemini 3 deprecated for the thinking level: it sits behind a
+  // link, and opens by itself for a node that has one, so an older flow shows the value it keeps.
+  function prepareSampling(node: { temperature?: unknown }) {
+    const section = $('#gemini-agent-sampling');
+    const toggle = $('#gemini-agent-sampling-toggle');
+    const hasValue = node.temperature !== undefined && node.temperature !== null && String(node.temperature).trim() !== '';
+    section.toggle(hasValue);
+    toggle.toggle(!hasValue);
+    toggle.on('click', function (e: Event) {
+      e.preventDefault();
+      section.show();
+      toggle.hide();
     });
   }
 
@@ -429,6 +445,7 @@ import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-
       $('#gemini-agent-no-servers').toggle(configs.length === 0);
       const serverRows = prepareServerRows(node);
       prepareTestButton(node, serverRows.current);
+      prepareSampling(node);
     },
     oneditsave: function () {
       setServerUsers(red, this, 'remove');

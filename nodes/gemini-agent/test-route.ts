@@ -2,7 +2,7 @@
 //   POST /gemini-agent/test   one prompt with the dialog's current, unsaved settings, in auto mode,
 //                             against the deployed mcp-server config nodes named in its server list
 // Body: {id, prompt, apiKey, config:{model, baseUrl, apiVersion, systemInstruction, systemInstructionType,
-//        servers:[{server, include, exclude, prefix}], maxSteps, functionCalling, temperature, timeout}}
+//        servers:[{server, include, exclude, prefix}], maxSteps, functionCalling, thinkingLevel, temperature, timeout}}
 // Answer: {ok:true, text, steps:[{calls:[{name, server, tool, isError}]}], usage, finishReason}
 //      or {ok:false, error}. The API key stays server-side: the editor sends the password placeholder
 // for a stored key, and no answer or error ever contains the key (errors are scrubbed).

@@ -2,7 +2,17 @@
 // drops call ids). Each model turn is a step: the model's content is appended exactly as received
 // (thought signatures are opaque and must come back byte for byte), every call of the step runs in
 // parallel, and one role:"user" content carries one functionResponse per call, same order, same id.
-import type { Candidate, Content, FunctionCallingConfigMode, GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import type {
+  Candidate,
+  Content,
+  FunctionCallingConfigMode,
+  GenerateContentConfig,
+  GenerateContentResponse,
+  GoogleGenAI,
+  Part,
+  ThinkingLevel,
+} from '@google/genai';
+import type { ThinkingLevelName } from './agent-settings';
 import { MaxStepsError, toGeminiError } from './errors';
 import { googleToolUse, requestTools, type GoogleTool, type GoogleToolUse } from './google-tools';
 import { runCall } from './run-call';
@@ -20,6 +30,7 @@ export interface AgentRequest {
   googleTools?: readonly GoogleTool[];
   maxSteps: number;
   functionCalling: FunctionCallingMode;
+  thinkingLevel?: ThinkingLevelName;
   temperature?: number;
   /** Per Gemini request. */
   timeoutMs: number;
@@ -86,6 +97,7 @@ export async function runAgent(req: AgentRequest): Promise<AgentResult> {
 function requestConfig(req: AgentRequest): GenerateContentConfig {
   const config: GenerateContentConfig = {};
   if (req.systemInstruction) config.systemInstruction = req.systemInstruction;
+  if (req.thinkingLevel) config.thinkingConfig = { thinkingLevel: req.thinkingLevel as ThinkingLevel };
   if (req.temperature !== undefined) config.temperature = req.temperature;
   Object.assign(config, requestTools(req.catalog.declarations, req.googleTools ?? [], req.functionCalling as FunctionCallingConfigMode));
   return config;

@@ -26,7 +26,7 @@ export class AgentRunner {
   constructor(readonly settings: AgentSettings) {}
 
   run(turn: AgentTurn): Promise<AgentResult> {
-    const { model, baseUrl, apiVersion, maxSteps, functionCalling, temperature, timeoutMs, stream, googleTools } = this.settings;
+    const { model, baseUrl, apiVersion, maxSteps, functionCalling, thinkingLevel, temperature, timeoutMs, stream, googleTools } = this.settings;
     return runAgent({
       client: this.clientFor(turn.apiKey),
       model,
@@ -37,6 +37,7 @@ export class AgentRunner {
       googleTools,
       maxSteps,
       functionCalling,
+      thinkingLevel,
       temperature,
       timeoutMs,
       signal: turn.signal,

@@ -21,6 +21,9 @@ export const AGENT_SETTINGS = {
   urlContext: { value: false },
   codeExecution: { value: false },
   functionCalling: { value: 'AUTO' },
+  /** Blank: the model's own; MINIMAL, LOW, MEDIUM or HIGH (Gemini 3's thinkingConfig.thinkingLevel). */
+  thinkingLevel: { value: '' },
+  /** A sampling setting Gemini 3 deprecated in favour of the thinking level: kept for older models and older flows. */
   temperature: { value: '' },
   memory: { value: 'none' },
   historyTurns: { value: 10 },

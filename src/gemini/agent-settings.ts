@@ -9,6 +9,9 @@ import { GOOGLE_TOOLS, type GoogleTool } from './google-tools';
 import { AGENT_SETTINGS } from './agent-settings-declaration';
 
 const MODES: FunctionCallingMode[] = ['AUTO', 'ANY', 'NONE'];
+/** Gemini 3's thinking levels (ThinkingLevel in @google/genai, less THINKING_LEVEL_UNSPECIFIED). */
+export const THINKING_LEVELS = ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'] as const;
+export type ThinkingLevelName = (typeof THINKING_LEVELS)[number];
 
 export interface AgentSettings {
   model: string;
@@ -17,6 +20,8 @@ export interface AgentSettings {
   toolMode: 'auto' | 'flow';
   maxSteps: number;
   functionCalling: FunctionCallingMode;
+  /** undefined: the model's own */
+  thinkingLevel?: ThinkingLevelName;
   temperature?: number;
   memory: 'none' | 'context';
   historyTurns: number;
@@ -29,6 +34,8 @@ export interface AgentSettings {
 export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup = processEnvLookup): AgentSettings {
   const text = (v: unknown) => expandEnv(String(v ?? ''), env).trim();
   const mode = String(def.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
+  // The dialog offers only these; anything else in a hand-written flow leaves the model's own level.
+  const level = text(def.thinkingLevel).toUpperCase() as ThinkingLevelName;
   return {
     model: text(def.model) || DEFAULT_MODEL,
     baseUrl: text(def.baseUrl) || undefined,
@@ -36,6 +43,7 @@ export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup 
     toolMode: def.toolMode === 'flow' ? 'flow' : 'auto',
     maxSteps: Math.max(1, Math.floor(numberSetting(def.maxSteps, AGENT_SETTINGS.maxSteps.value)!)),
     functionCalling: MODES.includes(mode) ? mode : 'AUTO',
+    thinkingLevel: THINKING_LEVELS.includes(level) ? level : undefined,
     temperature: numberSetting(def.temperature, undefined),
     memory: def.memory === 'context' ? 'context' : 'none',
     historyTurns: Math.max(0, Math.floor(numberSetting(def.historyTurns, DEFAULT_HISTORY_TURNS)!)),

@@ -140,6 +140,16 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   });
 
   it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {
+    // Temperature sits behind the thinking level, and opens by itself for a node that has one (an
+    // older flow shows the value it keeps).
+    await page.evaluate(() => (RED.nodes.node('agent1').temperature = '0.7'));
+    await openEditor('agent1');
+    await showTab('gemini');
+    assert.equal(await page.isVisible('#gemini-agent-sampling'), true);
+    assert.equal(await page.inputValue('#node-input-temperature'), '0.7');
+    await page.locator('#node-dialog-cancel').click();
+    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await page.evaluate(() => (RED.nodes.node('agent1').temperature = ''));
     await openEditor('agent1');
     // Suggestions: the model field offers the datalist of current Gemini names.
     assert.equal(await page.getAttribute('#node-input-model', 'list'), 'gemini-agent-models');
@@ -174,6 +184,10 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.locator('#node-input-maxSteps').blur();
     await page.waitForFunction(() => !$('#node-input-maxSteps').hasClass('input-error'));
     await showTab('gemini');
+    assert.equal(await page.isVisible('#gemini-agent-sampling'), false, 'no temperature: the sampling section stays closed');
+    await page.selectOption('#node-input-thinkingLevel', 'LOW');
+    await page.locator('#gemini-agent-sampling-toggle').click();
+    await page.locator('#gemini-agent-sampling').waitFor({ state: 'visible' });
     await page.fill('#node-input-temperature', '3');
     await page.locator('#node-input-temperature').blur();
     await page.waitForFunction(() => $('#node-input-temperature').hasClass('input-error'));
@@ -208,6 +222,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     );
     assert.deepEqual(sent[0].body.tools.slice(1), [{ googleSearch: {} }]);
     assert.equal(sent[0].body.toolConfig.includeServerSideToolInvocations, true);
+    assert.deepEqual(sent[0].body.generationConfig.thinkingConfig, { thinkingLevel: 'LOW' });
     const haCall = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').at(-1) as any;
     assert.deepEqual(haCall.json.params, { name: 'HassTurnOn', arguments: { name: 'Kitchen Light' } });
     // The key never reached the page.

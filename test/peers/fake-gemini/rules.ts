@@ -14,9 +14,14 @@ export interface StrictRules {
   signatures: boolean;
   /** Tool declarations valid for the API (names, schemas), judged by the schema compiler's validator. */
   declarations: boolean;
+  /** generationConfig.thinkingConfig: a thinking level the API knows, never beside a thinking budget. */
+  thinking: boolean;
 }
 
-export const ALL_RULES: StrictRules = { roles: true, counts: true, ids: true, signatures: true, declarations: true };
+export const ALL_RULES: StrictRules = { roles: true, counts: true, ids: true, signatures: true, declarations: true, thinking: true };
+
+/** ThinkingLevel of the API (https://ai.google.dev/gemini-api/docs/thinking), as the REST JSON spells it. */
+const THINKING_LEVELS = ['THINKING_LEVEL_UNSPECIFIED', 'MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
 
 /** What the fake remembers about the calls it issued, to check what comes back. */
 export interface IssuedCall {
@@ -40,6 +45,16 @@ export function violations(body: any, model: string, rules: StrictRules, issued:
         problems.push(`Please use a valid role: user, model. (contents[${i}].role = ${JSON.stringify(c.role)})`);
       }
     });
+  }
+  const thinking = body?.generationConfig?.thinkingConfig;
+  if (rules.thinking && thinking && typeof thinking === 'object') {
+    if (thinking.thinkingLevel !== undefined && !THINKING_LEVELS.includes(thinking.thinkingLevel)) {
+      problems.push(
+        `Invalid value at 'generation_config.thinking_config.thinking_level' (type.googleapis.com/google.ai.generativelanguage.v1beta.GenerationConfig.ThinkingConfig.ThinkingLevel), ${JSON.stringify(thinking.thinkingLevel)}`,
+      );
+    }
+    if (thinking.thinkingLevel !== undefined && thinking.thinkingBudget !== undefined)
+      problems.push('Thinking level and thinking budget cannot be set together.');
   }
   if (rules.declarations && Array.isArray(body?.tools)) {
     // Google's built-in tools beside function declarations need the server-side invocations back in
