@@ -60,6 +60,12 @@ export class LiveSession {
   private goingAway = false;
   private readonly inflight = new Map<string, AbortController>();
   private ended = false;
+  /**
+   * Answers go back in the order the calls came, also across toolCall messages: a model whose
+   * functions do not block (gemini-3.8-live's default) may issue the next call before the first is
+   * answered, and expects the results in its own order.
+   */
+  private answers: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly session: Session,
@@ -179,7 +185,17 @@ export class LiveSession {
     if (update?.resumable && update.newHandle) this.events.resumable?.(update.newHandle);
   }
 
-  private async runCalls(calls: Array<{ id?: string; name?: string; args?: Record<string, unknown> }>): Promise<void> {
+  private runCalls(calls: Array<{ id?: string; name?: string; args?: Record<string, unknown> }>): Promise<void> {
+    const running = this.runConcurrently(calls);
+    // A send that fails (the socket just closed) must not stop the answers after it.
+    this.answers = this.answers
+      .then(() => running)
+      .then((answered) => this.answer(answered))
+      .catch(() => undefined);
+    return this.answers;
+  }
+
+  private async runConcurrently(calls: Array<{ id?: string; name?: string; args?: Record<string, unknown> }>) {
     const results = await Promise.all(
       calls.map(async (c, index) => {
         const controller = new AbortController();
@@ -199,7 +215,10 @@ export class LiveSession {
         }
       }),
     );
-    const answered = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+    return results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  }
+
+  private answer(answered: Awaited<ReturnType<LiveSession['runConcurrently']>>): void {
     if (this.ended || answered.length === 0) return;
     this.session.sendToolResponse({
       functionResponses: answered.map(({ call, outcome }) => ({ id: call.id, name: call.name, response: outcome.response as Record<string, unknown> })),

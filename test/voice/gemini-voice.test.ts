@@ -10,6 +10,7 @@ import { synthesizeSpeech } from '../../src/gemini/tts';
 import { LiveSession } from '../../src/gemini/live-session';
 import { buildCatalog } from '../../src/gemini/tool-catalog';
 import { mcpExecutor } from '../../src/gemini/auto-executor';
+import type { ToolExecutor } from '../../src/gemini/types';
 import { McpSession } from '../../src/mcp/session';
 import { encodeWav, pcmFromBytes } from '../../src/audio';
 import { Conversation } from '../../src/voice/conversation';
@@ -104,7 +105,7 @@ for (const generation of HA_GENERATIONS) {
       await fake.close();
     });
 
-    async function liveDevice(options: { model?: string; key?: string; events: LiveBridgeEvent[] }) {
+    async function liveDevice(options: { model?: string; key?: string; events: LiveBridgeEvent[]; executor?: ToolExecutor }) {
       const client = createGeminiClient({ apiKey: options.key ?? KEY, baseUrl: fake.url });
       const catalog = await buildCatalog([{ provider }]);
       const server = await startWsVoiceServer((base) => {
@@ -119,7 +120,7 @@ for (const generation of HA_GENERATIONS) {
                 voice: 'Kore',
                 systemInstruction: 'You control a home.',
                 catalog,
-                executor: mcpExecutor(),
+                executor: options.executor ?? mcpExecutor(),
                 secrets: [KEY],
                 resumeHandle,
               },
@@ -238,6 +239,42 @@ for (const generation of HA_GENERATIONS) {
           [],
         );
         assert.equal(voice.speaker.report.ttsStops, 2);
+      } finally {
+        device.close();
+        await server.close();
+      }
+    });
+
+    it("non-blocking function calls (gemini-3.8-live's default) are answered in the order they came, across toolCall messages", async () => {
+      const turnOff = haToolName(generation, 'HassTurnOff');
+      fake.live.script({
+        transcript: 'Turn on the kitchen light and turn off the hall light.',
+        calls: [
+          { name: turnOn, args: { name: 'Kitchen Light' } },
+          { name: turnOff, args: { name: 'Hall Light' } },
+        ],
+        nonBlocking: true,
+        text: 'Done.',
+      });
+      // The first call takes longer than the second: answered as they finish, they would cross.
+      const mcp = mcpExecutor();
+      const slowFirst: ToolExecutor = async (call, signal) => {
+        if (call.name === turnOn) await new Promise((r) => setTimeout(r, 400));
+        return mcp(call, signal);
+      };
+      const events: LiveBridgeEvent[] = [];
+      const { server, device, voice } = await liveDevice({ events, executor: slowFirst });
+      try {
+        const stopped = voice.speaker.nextStop();
+        await voice.say({ mode: 'manual', realTime: false });
+        await stopped;
+        const [session] = fake.live.sessions;
+        assert.equal(session.messages.filter((m) => m.toolResponse).length, 2, 'one toolResponse per toolCall message');
+        assert.deepEqual(
+          session.toolResponses.map((r) => r.name),
+          [turnOn, turnOff],
+        );
+        assert.deepEqual(session.violations, []);
       } finally {
         device.close();
         await server.close();

@@ -23,6 +23,11 @@ export interface LiveTurn {
   transcript?: string;
   /** function calls to make before answering; the answer waits for their toolResponse */
   calls?: Array<{ name: string; args?: Record<string, unknown> }>;
+  /**
+   * Each call in a toolCall message of its own, all sent at once, as a model whose functions are
+   * NON_BLOCKING (gemini-3.8-live's default) issues them; the responses are recorded in the order they come.
+   */
+  nonBlocking?: boolean;
   /** answer audio, 16-bit LE PCM at 24 kHz; default the answer fixture ("The kitchen light is on.") */
   audio?: Buffer;
   /** outputTranscription of the answer */
@@ -216,7 +221,8 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
         const functionCalls = turn.calls.map((c) => ({ id: `function-call-${++callCounter}`, name: c.name, args: c.args ?? {} }));
         pendingCalls = new Map(functionCalls.map((c) => [c.id, c.name]));
         const answered = new Promise<void>((resolve) => (resumeAfterCalls = resolve));
-        send({ toolCall: { functionCalls } });
+        if (turn.nonBlocking) for (const call of functionCalls) send({ toolCall: { functionCalls: [call] } });
+        else send({ toolCall: { functionCalls } });
         await answered;
         if (state.cancelled) return;
       }
