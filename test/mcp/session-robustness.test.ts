@@ -98,8 +98,10 @@ describe('session robustness', function () {
       const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp`;
       try {
         // 0.3 s configured; Catch is awaited for 20 s, so only the configured timeout can end the call.
-        await load(flow({ transport: 'http', url, timeout: 0.3 }, { tool: 'echo' }));
+        // Counted from the deploy: the session's own first request (initialize) starts then, and on a
+        // busy machine the call may meet that request's timeout rather than its own.
         const started = Date.now();
+        await load(flow({ transport: 'http', url, timeout: 0.3 }, { tool: 'echo' }));
         const caught = nextMessage('caught', 20000);
         send('call', { payload: { message: 'x' } });
         const msg = await caught;

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { startFakeGemini, type FakeGemini } from './fake-gemini';
+import { waitFor } from '../helpers/wait';
 
 const KEY = 'fake-live-key-0123456789';
 const PATH = '//ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent';
@@ -57,8 +58,7 @@ describe('fake Gemini Live: the rules it enforces', () => {
     let c = await open(fake);
     c.ws.send(JSON.stringify(setup));
     c.ws.send(JSON.stringify({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'light on' }] }], turnComplete: true } }));
-    await new Promise((r) => setTimeout(r, 100));
-    const call = c.messages.find((m) => m.toolCall)?.toolCall.functionCalls[0];
+    const call = await waitFor(() => c.messages.find((m) => m.toolCall)?.toolCall.functionCalls[0], 'the tool call');
     assert.equal(call.name, 'HassTurnOn');
     c.ws.send(JSON.stringify({ toolResponse: { functionResponses: [{ id: 'function-call-1', name: 'HassTurnOn', response: { output: {} } }] } }));
     assert.equal((await c.closed).code, 1007);
