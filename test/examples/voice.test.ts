@@ -205,7 +205,10 @@ function describeVoice(generation: HaGeneration) {
       const warnings = nr.debug.errors();
       assert.equal(warnings.length, 1, JSON.stringify(warnings));
       assert.equal(warnings[0].id, 'lv-listener');
-      assert.match(warnings[0].value, /^esp32-listener live \(device aa:00:00:00:00:07\): the conversation could not be resumed \(.*code 1007.*\); a new one started$/);
+      assert.match(
+        warnings[0].value,
+        /^esp32-listener live \(device aa:00:00:00:00:07\): the conversation could not be resumed \(.*code 1007.*\); a new one started$/,
+      );
     });
   });
 }
