@@ -1,18 +1,13 @@
 // The mcp-server config nodes a gemini-agent's server rows name, read once for the node and for
 // the dialog's admin routes: each deployed row as a tool-catalog source, the ids not deployed yet,
 // and the tools a message brings along (msg.tools from an mcp-list-tools node).
-import type { MessageTools, ServerSource } from '../../src/gemini/tool-catalog';
+import type { MessageTools, ServerRow, ServerSource } from '../../src/gemini/tool-catalog';
 import { lines } from '../shared/input-handler';
 import type { NodeMessage, RED } from '../shared/red-types';
 import { getServerNode, type McpServerConfigNode } from '../shared/server-config';
 
 /** One row of the agent's server list, as the editor saves it. */
-export interface ServerEntry {
-  server?: string;
-  include?: string | string[];
-  exclude?: string | string[];
-  prefix?: string;
-}
+export type ServerEntry = ServerRow;
 
 export interface AgentServer {
   id: string;

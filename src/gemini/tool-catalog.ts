@@ -16,6 +16,17 @@ export interface ServerSource {
   context?: RequestContext;
 }
 
+/**
+ * One server row as a dialog saves it (gemini-agent's server list, an esp32-listener's Live
+ * servers): the mcp-server's id, include/exclude globs (one per line, or an array) and a prefix.
+ */
+export interface ServerRow {
+  server?: string;
+  include?: string | string[];
+  exclude?: string | string[];
+  prefix?: string;
+}
+
 /** `msg.tools` as mcp-list-tools produces it: Gemini Tool(s) plus the `msg.mcp` that came with them. */
 export interface MessageTools {
   tools: unknown;

@@ -9,7 +9,7 @@
 import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
 import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
 import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
-import { buildCatalog, type ServerSource } from '../gemini/tool-catalog';
+import { buildCatalog, type ServerRow, type ServerSource } from '../gemini/tool-catalog';
 import { mcpExecutor } from '../gemini/auto-executor';
 import type { DeviceEventTopic } from '../esp32/device-session';
 import type { SharedDeviceListener } from '../esp32/shared-listener';
@@ -27,12 +27,8 @@ export interface LiveSettings {
   servers: LiveServerEntry[];
 }
 
-export interface LiveServerEntry {
-  server?: string;
-  include?: string | string[];
-  exclude?: string | string[];
-  prefix?: string;
-}
+/** One of the Live servers, a row as gemini-agent's server list has it. */
+export type LiveServerEntry = ServerRow;
 
 export interface ListenerVoiceOptions {
   mode: VoiceMode;
