@@ -3,6 +3,7 @@
 // esp32-listener/<id>/pair), and the paired devices with when they were last seen and Unpair
 // (POST esp32-listener/<id>/unpair). Read from the deployed listener; an undeployed one says so.
 import { getJson, postJson } from '../shared/editor/requests';
+import type { DialogText } from '../shared/editor/register';
 
 interface Listed {
   ota: { path: string; answering: boolean; takenBy?: string; off?: boolean };
@@ -10,11 +11,9 @@ interface Listed {
   paired: Array<{ id: string; board?: string; version?: string; pairedAt: number; lastSeen?: number }>;
 }
 
-type Translate = (key: string, vars?: Record<string, unknown>) => string;
-
 const when = (ms: number | undefined) => (ms ? new Date(ms).toLocaleString() : '');
 
-export function preparePairing(nodeId: string, _: Translate): void {
+export function preparePairing(nodeId: string, _: DialogText): void {
   const box = $('#esp32-listener-pairing');
   const result = $('#esp32-listener-pair-result');
   const url = (what: string) => 'esp32-listener/' + encodeURIComponent(nodeId) + '/' + what;
@@ -25,7 +24,7 @@ export function preparePairing(nodeId: string, _: Translate): void {
       ? _('esp32-listener.pairing.otaOff')
       : r.ota.answering
         ? _('esp32-listener.pairing.ota', { url: location.protocol + '//' + location.host + r.ota.path })
-        : _('esp32-listener.pairing.otaTaken', { path: r.ota.path, other: r.ota.takenBy });
+        : _('esp32-listener.pairing.otaTaken', { path: r.ota.path, other: r.ota.takenBy || '' });
     $('<div class="esp32-listener-ota">').text(ota).appendTo(box);
     $('<div style="margin-top:4px;font-weight:bold">')
       .text(_('esp32-listener.pairing.waiting', { count: r.waiting.length }))

@@ -2,11 +2,10 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { ESP32_FAMILY } from '../shared/editor/families';
-import { dialogDefaults } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
 registerDialog('esp32-mcp-in', {
   ...ESP32_FAMILY,
-  defaults: dialogDefaults(SETTINGS),
+  settings: SETTINGS,
   inputs: 0,
   outputs: 1,
   icon: 'esp32.svg',
@@ -14,7 +13,7 @@ registerDialog('esp32-mcp-in', {
   label: function () {
     if (this.name) return this.name;
     const l = RED.nodes.node(this.listener);
-    return l ? 'esp32 in · ' + RED.utils.getNodeLabel(l as never) : 'esp32 in';
+    return l ? 'esp32 in · ' + RED.utils.getNodeLabel(l as Parameters<typeof RED.utils.getNodeLabel>[0]) : 'esp32 in';
   },
   labelStyle: function () {
     return this.name ? 'node_label_italic' : '';

@@ -2,35 +2,32 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { ESP32_FAMILY } from '../shared/editor/families';
-import { dialogDefaults } from '../../src/settings-declaration';
 import { CREDENTIALS, SETTINGS } from './settings';
-(function () {
-  registerDialog('esp32-say', {
-    ...ESP32_FAMILY,
-    defaults: dialogDefaults(SETTINGS),
-    credentials: CREDENTIALS,
-    inputs: 1,
-    outputs: 1,
-    align: 'right',
-    icon: 'esp32-say.svg',
-    paletteLabel: 'esp32 say',
-    label: function () {
-      return this.name || (this.deviceId ? 'say to ' + this.deviceId : 'esp32 say');
-    },
-    labelStyle: function () {
-      return this.name ? 'node_label_italic' : '';
-    },
-    oneditprepare: function () {
-      const tts = this.tts || {};
-      $('#node-input-ttsModel').val(tts.model || '');
-      $('#node-input-ttsVoice').val(tts.voice || '');
-    },
-    oneditsave: function () {
-      this.tts = {
-        provider: 'gemini',
-        model: String($('#node-input-ttsModel').val() ?? '').trim(),
-        voice: String($('#node-input-ttsVoice').val() ?? '').trim(),
-      };
-    },
-  });
-})();
+registerDialog('esp32-say', {
+  ...ESP32_FAMILY,
+  settings: SETTINGS,
+  credentials: CREDENTIALS,
+  inputs: 1,
+  outputs: 1,
+  align: 'right',
+  icon: 'esp32-say.svg',
+  paletteLabel: 'esp32 say',
+  label: function () {
+    return this.name || (this.deviceId ? 'say to ' + this.deviceId : 'esp32 say');
+  },
+  labelStyle: function () {
+    return this.name ? 'node_label_italic' : '';
+  },
+  oneditprepare: function () {
+    const tts = this.tts || {};
+    $('#node-input-ttsModel').val(tts.model || '');
+    $('#node-input-ttsVoice').val(tts.voice || '');
+  },
+  oneditsave: function () {
+    this.tts = {
+      provider: 'gemini',
+      model: String($('#node-input-ttsModel').val() ?? '').trim(),
+      voice: String($('#node-input-ttsVoice').val() ?? '').trim(),
+    };
+  },
+});

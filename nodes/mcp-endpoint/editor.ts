@@ -1,54 +1,52 @@
 // The mcp-endpoint dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
-import { dialogDefaults } from '../../src/settings-declaration';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS, INSTANCE_NAME } from '../../src/server/endpoint-settings-declaration';
-(function () {
-  registerDialog('mcp-endpoint', {
-    category: 'config',
-    defaults: dialogDefaults(ENDPOINT_SETTINGS, {
-      path: function (v: string) {
-        return /^\/[^\s?#]*$/.test(v || '');
-      },
-      roots: function (v: string) {
-        return (v || '').split(/\r?\n/).every(function (l) {
-          l = l.trim();
-          return !l || /^(global|flow:[^.\s]+)\.\S+$/.test(l);
-        });
-      },
-      maxDepth: RED.validators.number(true),
-      maxSubjects: RED.validators.number(true),
-      maxSessions: RED.validators.number(true),
-      sessionsPerClient: RED.validators.number(true),
-      // Blank, a plain name, or ${VAR} (each Node-RED behind the balancer sets its own).
-      instance: function (v: string) {
-        return !v || INSTANCE_NAME.test(v) || /^\$\{[A-Za-z0-9_]+\}$/.test(v);
-      },
-    }),
-    credentials: ENDPOINT_CREDENTIALS,
-    label: function () {
-      return this.name || 'MCP ' + (this.path || '/mcp');
+registerDialog('mcp-endpoint', {
+  category: 'config',
+  settings: ENDPOINT_SETTINGS,
+  checks: {
+    path: function (v: string) {
+      return /^\/[^\s?#]*$/.test(v || '');
     },
-    oneditprepare: function () {
-      // A new endpoint does not start on a path another endpoint already serves (the examples use /mcp).
-      if (!RED.nodes.node(this.id)) {
-        const taken: string[] = [];
-        RED.nodes.eachConfig(function (conf: object) {
-          const n = conf as { type: string; path?: string };
-          if (n.type === 'mcp-endpoint' && n.path) taken.push(n.path.replace(/\/+$/, ''));
-          return true;
-        });
-        let path = '/mcp';
-        for (let i = 2; taken.indexOf(path) >= 0; i++) path = '/mcp-' + i;
-        $('#node-config-input-path').val(path);
-      }
-      const context = (RED.settings as { context?: { stores?: string[] } }).context; // set when the runtime has context stores
-      const stores = (context && context.stores) || [];
-      const select = $('#node-config-input-contextStore');
-      stores.forEach(function (s) {
-        $('<option>').val(s).text(s).appendTo(select);
+    roots: function (v: string) {
+      return (v || '').split(/\r?\n/).every(function (l) {
+        l = l.trim();
+        return !l || /^(global|flow:[^.\s]+)\.\S+$/.test(l);
       });
-      select.val(this.contextStore || '');
     },
-  });
-})();
+    maxDepth: RED.validators.number(true),
+    maxSubjects: RED.validators.number(true),
+    maxSessions: RED.validators.number(true),
+    sessionsPerClient: RED.validators.number(true),
+    // Blank, a plain name, or ${VAR} (each Node-RED behind the balancer sets its own).
+    instance: function (v: string) {
+      return !v || INSTANCE_NAME.test(v) || /^\$\{[A-Za-z0-9_]+\}$/.test(v);
+    },
+  },
+  credentials: ENDPOINT_CREDENTIALS,
+  label: function () {
+    return this.name || 'MCP ' + (this.path || '/mcp');
+  },
+  oneditprepare: function () {
+    // A new endpoint does not start on a path another endpoint already serves (the examples use /mcp).
+    if (!RED.nodes.node(this.id)) {
+      const taken: string[] = [];
+      RED.nodes.eachConfig(function (conf: object) {
+        const n = conf as { type: string; path?: string };
+        if (n.type === 'mcp-endpoint' && n.path) taken.push(n.path.replace(/\/+$/, ''));
+        return true;
+      });
+      let path = '/mcp';
+      for (let i = 2; taken.indexOf(path) >= 0; i++) path = '/mcp-' + i;
+      $('#node-config-input-path').val(path);
+    }
+    const context = (RED.settings as { context?: { stores?: string[] } }).context; // set when the runtime has context stores
+    const stores = (context && context.stores) || [];
+    const select = $('#node-config-input-contextStore');
+    stores.forEach(function (s) {
+      $('<option>').val(s).text(s).appendTo(select);
+    });
+    select.val(this.contextStore || '');
+  },
+});

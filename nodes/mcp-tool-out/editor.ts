@@ -2,22 +2,19 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
-import { dialogDefaults } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
-(function () {
-  registerDialog('mcp-tool-out', {
-    ...MCP_FAMILY,
-    defaults: dialogDefaults(SETTINGS),
-    inputs: 1,
-    outputs: 0,
-    align: 'right',
-    icon: 'mcp-tool-out.svg',
-    paletteLabel: 'tool out',
-    label: function () {
-      return this.name || 'tool out';
-    },
-    labelStyle: function () {
-      return this.name ? 'node_label_italic' : '';
-    },
-  });
-})();
+registerDialog('mcp-tool-out', {
+  ...MCP_FAMILY,
+  settings: SETTINGS,
+  inputs: 1,
+  outputs: 0,
+  align: 'right',
+  icon: 'mcp-tool-out.svg',
+  paletteLabel: 'tool out',
+  label: function () {
+    return this.name || 'tool out';
+  },
+  labelStyle: function () {
+    return this.name ? 'node_label_italic' : '';
+  },
+});

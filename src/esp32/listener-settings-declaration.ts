@@ -3,6 +3,8 @@
 // read this; test/settings-declared-once.test.ts checks it against the form. Its credentials are
 // declared in nodes/esp32-listener/credentials.ts. Plain data: the editor bundle includes this file.
 
+import type { ServerRow } from '../mcp/server-row';
+
 export const LISTENER_SETTINGS = {
   name: { value: '' },
   transport: { value: 'websocket', required: true },
@@ -27,7 +29,7 @@ export const LISTENER_SETTINGS = {
   visionUrl: { value: '' },
   voice: { value: 'off' },
   /** voice "live": Gemini Live's model, voice, instruction, address and the MCP servers it may call. */
-  live: { value: { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] }, form: false },
+  live: { value: { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] as ServerRow[] }, form: false },
   /** voice "assist": the Home Assistant mcp-server, a pipeline id (blank: HA's preferred), language, follow-ups. */
   assist: { value: { server: '', pipeline: '', language: '', continue: true }, form: false },
 } as const;

@@ -4,6 +4,8 @@
 // test/settings-declared-once.test.ts checks it against the form. Plain data: the editor bundle
 // includes this file.
 
+import type { ServerRow } from '../mcp/server-row';
+
 export const AGENT_SETTINGS = {
   name: { value: '' },
   /** A model name has no spaces; ${VAR} references are expanded at runtime. */
@@ -13,7 +15,7 @@ export const AGENT_SETTINGS = {
   systemInstruction: { value: '' },
   systemInstructionType: { value: 'str' },
   /** The server rows ({server, include, exclude, prefix}), kept by the dialog's editable list. */
-  servers: { value: [], form: false },
+  servers: { value: [] as ServerRow[], form: false },
   toolMode: { value: 'auto' },
   maxSteps: { value: 10 },
   /** Google's own tools, run by Gemini beside the MCP tools. */
@@ -31,7 +33,7 @@ export const AGENT_SETTINGS = {
   /** Seconds for one whole run, every step included. */
   timeout: { value: 120 },
   /** {server, name, arguments}: a server prompt (Home Assistant: Assist) put before the system instruction. */
-  systemPrompt: { value: {}, form: false },
+  systemPrompt: { value: {} as { server?: string; name?: string; arguments?: Record<string, unknown> | string }, form: false },
   approval: { value: '' },
   approveNotReadOnly: { value: false },
   approveDestructive: { value: false },

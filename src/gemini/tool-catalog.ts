@@ -6,6 +6,9 @@ import { filterTools } from '../mcp/tool-names';
 import { formatWarning } from '../mcp/lenient-list';
 import type { ListToolsResult, RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
 import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
+import type { ServerRow } from '../mcp/server-row';
+
+export type { ServerRow };
 
 export interface ServerSource {
   provider: ToolProvider;
@@ -14,17 +17,6 @@ export interface ServerSource {
   /** Blank: none for a single server, the server's name otherwise. */
   prefix?: string;
   context?: RequestContext;
-}
-
-/**
- * One server row as a dialog saves it (gemini-agent's server list, an esp32-listener's Live
- * servers): the mcp-server's id, include/exclude globs (one per line, or an array) and a prefix.
- */
-export interface ServerRow {
-  server?: string;
-  include?: string | string[];
-  exclude?: string | string[];
-  prefix?: string;
 }
 
 /** `msg.tools` as mcp-list-tools produces it: Gemini Tool(s) plus the `msg.mcp` that came with them. */

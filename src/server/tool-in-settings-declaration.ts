@@ -9,10 +9,11 @@ export const TOOL_IN_SETTINGS = {
   name: { value: '', required: true },
   title: { value: '' },
   description: { value: '' },
-  inputSchema: { value: '' },
-  outputSchema: { value: '' },
+  /** A JSON Schema object; the dialog's text field holds it as text until saved. */
+  inputSchema: { value: '' as string | Record<string, unknown> },
+  outputSchema: { value: '' as string | Record<string, unknown> },
   /** The hint checkboxes, gathered into one object by the dialog's code. */
-  annotations: { value: {}, form: false },
+  annotations: { value: {} as Record<string, boolean>, form: false },
   subject: { value: '' },
   /** An object-graph method served under `subject`; flows written by hand set it, the dialog keeps it. */
   method: { value: '', form: false },

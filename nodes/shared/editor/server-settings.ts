@@ -7,14 +7,17 @@ import { parseObject } from './requests';
 
 export type { DialogServer };
 
-export function settingsOf(cfg: Record<string, any>): DialogServer {
+/** An mcp-server config node as the editor holds it: its settings, and credentials typed in the dialog. */
+export type EditorServer = Readonly<Record<string, unknown>> & { id: string; credentials?: { token?: unknown; secrets?: unknown } };
+
+export function settingsOf(cfg: EditorServer): DialogServer {
   const config: Record<string, unknown> = {};
   for (const k of SERVER_SETTING_NAMES) if (cfg[k] !== undefined) config[k] = cfg[k];
   const typed = cfg.credentials && cfg.credentials.secrets;
   return {
     id: cfg.id,
     config,
-    token: (cfg.credentials && cfg.credentials.token) || undefined,
+    token: (cfg.credentials && typeof cfg.credentials.token === 'string' && cfg.credentials.token) || undefined,
     secrets: typed && typed !== PASSWORD_PLACEHOLDER ? parseObject(typed) : undefined,
   };
 }
