@@ -11,7 +11,15 @@ import assert from 'node:assert/strict';
 
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditorOn, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import {
+  editorSuiteHooks,
+  launchEditorOn,
+  removeScreenshotFolder,
+  repoRoot,
+  screenshotFolder,
+  skipWithoutChromium,
+  type EditorBrowser,
+} from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
@@ -46,18 +54,15 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     page = editor.page;
   });
 
-  afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest);
-  });
-
-  after(async () => {
-    device?.close();
-    await editor?.close();
-    await nodeRed?.stop();
-    await ha?.close();
-    await fake?.close();
-    removeScreenshotFolder(screenshotDir);
-  });
+  editorSuiteHooks(
+    () => ({ editor, nodeRed }),
+    async () => {
+      device?.close();
+      await ha?.close();
+      await fake?.close();
+      removeScreenshotFolder(screenshotDir);
+    },
+  );
 
   /** The flow a user deployed earlier, with the credentials the runtime stores (never sent back to the editor). */
   async function deployFlow(): Promise<void> {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
@@ -63,16 +63,13 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     page = editor.page;
   });
 
-  afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest);
-  });
-
-  after(async () => {
-    await editor?.close();
-    await nodeRed?.stop();
-    await ha?.close();
-    removeScreenshotFolder(screenshotDir);
-  });
+  editorSuiteHooks(
+    () => ({ editor, nodeRed }),
+    async () => {
+      await ha?.close();
+      removeScreenshotFolder(screenshotDir);
+    },
+  );
 
   async function shot(name: string, selector = '.red-ui-tray:last-of-type'): Promise<void> {
     await page

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -39,14 +39,7 @@ describe('examples at 1280×800 in the editor (Chromium, real Node-RED)', functi
     await page.evaluate(() => RED.sidebar.show('info'));
   });
 
-  afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest);
-  });
-
-  after(async () => {
-    await editor?.close();
-    await nodeRed?.stop();
-  });
+  editorSuiteHooks(() => ({ editor, nodeRed }));
 
   it('each example stays left of the sidebar, no two nodes overlap, and no node hides the status line of the node above it', async () => {
     const problems: string[] = [];

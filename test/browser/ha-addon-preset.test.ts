@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchEditorOn, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import {
+  editorSuiteHooks,
+  launchEditorOn,
+  removeScreenshotFolder,
+  repoRoot,
+  screenshotFolder,
+  skipWithoutChromium,
+  type EditorBrowser,
+} from './chromium-editor';
 import { HA_GENERATIONS, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { SUPERVISOR_MCP_URL, startSupervisor, type SupervisorStandIn } from '../peers/home-assistant/supervisor';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
@@ -47,17 +55,14 @@ function describePreset(generation: HaGeneration) {
       page = editor.page;
     });
 
-    afterEach(async function () {
-      await editor?.screenshotIfFailed(this.currentTest);
-    });
-
-    after(async () => {
-      await editor?.close();
-      await nodeRed?.stop();
-      await supervisor?.close();
-      await ha?.close();
-      removeScreenshotFolder(screenshotDir);
-    });
+    editorSuiteHooks(
+      () => ({ editor, nodeRed }),
+      async () => {
+        await supervisor?.close();
+        await ha?.close();
+        removeScreenshotFolder(screenshotDir);
+      },
+    );
 
     it('one button fills the Supervisor URL and the add-on token reference, and says what it did', async () => {
       await page.evaluate(() => RED.editor.editConfig('', 'mcp-server', '_ADD_'));

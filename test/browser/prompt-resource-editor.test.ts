@@ -4,7 +4,7 @@
 // saves is what the runtime reads.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
@@ -35,14 +35,10 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     editor = await launchEditorOn(nodeRed, 'prompt-editor', ['agent1']);
     page = editor.page;
   });
-  afterEach(async function () {
-    await editor?.screenshotIfFailed(this.currentTest);
-  });
-  after(async () => {
-    await editor?.close();
-    await nodeRed?.stop();
-    await ha?.close();
-  });
+  editorSuiteHooks(
+    () => ({ editor, nodeRed }),
+    () => ha?.close(),
+  );
 
   async function openEditor(nodeId: string): Promise<void> {
     await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();

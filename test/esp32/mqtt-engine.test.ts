@@ -7,19 +7,24 @@ import type { AddressInfo } from 'node:net';
 import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
 import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice } from '../peers/xiaozhi-device';
+import { until } from '../helpers/wait';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startListener, waitForEvent } from './helpers';
 
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
-async function startPlainBroker(): Promise<{ url: string; close(): Promise<void> }> {
+async function startPlainBroker(): Promise<{ url: string; subscribed: string[]; close(): Promise<void> }> {
   const { Aedes } = await importEsm('aedes');
   const broker = await Aedes.createBroker();
+  // Every topic filter a client has subscribed to, so a spec can wait for the listener's.
+  const subscribed: string[] = [];
+  broker.on('subscribe', (subs: Array<{ topic: string }>) => subscribed.push(...subs.map((x) => x.topic)));
   const server: Server = createServer(broker.handle);
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    subscribed,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((r) => broker.close(r));
@@ -81,7 +86,8 @@ describe('esp32 engine: MQTT client mode', () => {
       requestTimeoutMs: 3000,
     });
     try {
-      await new Promise((r) => setTimeout(r, 200)); // let the listener subscribe
+      // A hello sent before the listener has subscribed would be lost (MQTT keeps nothing for later subscribers).
+      await until('the listener to subscribe to xiaozhi/+/up', () => broker.subscribed.includes('xiaozhi/+/up'));
       device.sendHello();
       const tools = await waitForEvent(listener, events, (e) => e.topic === 'tools');
       assert.equal(tools.device.id, LICHUANG_ID);

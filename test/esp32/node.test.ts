@@ -2,6 +2,7 @@
 // mcp-list-tools and mcp-call-tool, against the device simulator on Node-RED's own HTTP server.
 // Devices present the listener's token as the firmware does (Authorization: Bearer / MQTT password).
 import assert from 'node:assert/strict';
+import { until } from '../helpers/wait';
 import { captureLogs, helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode, fromRuntime } from '../helpers/runtime';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { createServer } from 'node:net';
@@ -154,7 +155,7 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     const d2 = (await again).at(-1).device;
     caught = nextMessage('caught');
     send('call', { tool: 'self.otto.stop', payload: {}, device: d2 });
-    await sleep(100);
+    await until('the call to reach the device', () => device2.firmware.received.some((r) => r.method === 'tools/call'));
     device2.dropTcp();
     const err = (await caught).error;
     assert.match(err.message, /dropped the connection \(1006\)/);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
 import { lichuangDev, ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
+import { until } from '../helpers/wait';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startWsRig, waitForEvent, type WsRig } from './helpers';
 
 describe('esp32 engine: WebSocket devices', () => {
@@ -104,7 +105,7 @@ describe('esp32 engine: WebSocket devices', () => {
     await ready();
     const p = provider({ timeoutMs: 30_000 });
     const call = rejection(p.callTool('self.otto.action', { action: 'walk' }));
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the call to reach the device', () => device.firmware.received.some((r) => r.method === 'tools/call'));
     device.dropTcp();
     const err = await call;
     assert.equal(err.code, 'DEVICE_DISCONNECTED');

@@ -148,7 +148,7 @@ function describeApprovals(generation: HaGeneration) {
       const memoryB = agent.context().get('gemini_history_B');
       assert.equal(memoryB.length, 2);
       answer(porch.approval.id, 'true');
-      await sleep(50);
+      await until('the approved call to run', () => haCalls().length > 0);
       assert.deepEqual(haCalls(), [n('HassTurnOn')], 'the approved call runs at once, the other still waits');
       answer(door.approval.id, false);
       const out = await waiting;
