@@ -57,8 +57,9 @@ export async function bundleRuntime(root, esbuild, types) {
       format: 'cjs',
       target: 'node20',
       external: EXTERNAL,
-      // Readable stack traces: whitespace and syntax minified, names kept.
-      minifyWhitespace: true,
+      // Readable stack traces: whitespace and syntax minified, names kept. BUNDLE_READABLE=1 keeps
+      // the whitespace too, so a CPU profile (npm run bench:peers with BENCH_CPU_PROF) has lines.
+      minifyWhitespace: process.env.BUNDLE_READABLE !== '1',
       minifySyntax: true,
       keepNames: true,
       legalComments: 'none', // the licences go to THIRD-PARTY-NOTICES.txt whole
