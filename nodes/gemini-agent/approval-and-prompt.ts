@@ -1,7 +1,8 @@
 // gemini-agent settings beyond the loop itself, kept out of the node file: the system prompt taken
 // from a server prompt (`systemPrompt: {server, name, arguments}`) and the approval gate
 // (`approval`, `approveNotReadOnly`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
-// on the input as msg.approval = {id, approved, note}.
+// on the input as msg.approval = {id, approved, note}, and the servers' requests for input during a tool call
+// (output 3, topic "input"), answered as msg.input = {id, action, content} within the same wait.
 import { McpNodeError } from '../../src/errors';
 import { expandEnv, type EnvLookup } from '../../src/env-expand';
 import {
@@ -18,6 +19,7 @@ import type { ToolExecutor } from '../../src/gemini/types';
 import { evaluateProperty, lines, numberSetting } from '../shared/input-handler';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';
+import { InputWaits } from '../../src/mcp/input-requests';
 
 export interface AgentExtras {
   /** A problem with the settings, reported at start and on every request. */
@@ -28,6 +30,10 @@ export interface AgentExtras {
   unmatchedApprovals(catalog: ToolCatalog): string[] | undefined;
   /** True when `msg` is an approval answer (handled: released a waiting call, or threw why not). */
   takeApprovalAnswer(msg: NodeMessage): boolean;
+  /** A server's requests for input during a tool call, sent out of output 3 and answered with msg.input. */
+  inputs: InputWaits;
+  /** True when `msg` is an answer to an input request (handled: went to the waiting call, or threw why not). */
+  takeInputAnswer(msg: NodeMessage): boolean;
 }
 
 export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup): AgentExtras {
@@ -41,9 +47,18 @@ export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup): AgentExtra
   };
   const { source, problem } = systemPromptSource(RED, def.systemPrompt, env);
   const unmatchedSaid = new Set<string>();
+  // A person answers an input request as they answer an approval: the approval wait applies.
+  const inputs = new InputWaits(policy.timeoutMs);
 
   return {
     problem,
+    inputs,
+    takeInputAnswer(msg) {
+      if (typeof (msg.input as { id?: unknown } | undefined)?.id !== 'string') return false;
+      const { problem: why } = inputs.reply(msg.input as { id?: unknown });
+      if (why) throw new McpNodeError(`Input answer not taken: ${why}`, 'bad input answer', 'GEMINI_INPUT_ANSWER');
+      return true;
+    },
     systemInstruction: (own) => {
       if (problem) throw new McpNodeError(problem, 'bad system prompt', 'GEMINI_SYSTEM_PROMPT');
       return systemInstructionWithPrompt(source, own);

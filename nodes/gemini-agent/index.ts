@@ -53,7 +53,7 @@ export = function register(RED: RED) {
     }
 
     handleInput(RED, node, async (msg, send) => {
-      if (extras.takeApprovalAnswer(msg)) return; // releases a call waiting for approval
+      if (extras.takeApprovalAnswer(msg) || extras.takeInputAnswer(msg)) return; // releases a waiting call
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
         if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as FlowResult)) {
@@ -83,8 +83,14 @@ export = function register(RED: RED) {
           contents: [...earlier, ...prompt],
           systemInstruction,
           catalog,
-          executor: extras.guard(toolMode === 'flow' ? router.executor((call) => send([null, { ...call }]), timeoutMs) : mcpExecutor(), (request) =>
-            send([null, null, { ...request }]),
+          executor: extras.guard(
+            toolMode === 'flow'
+              ? router.executor((call) => send([null, { ...call }]), timeoutMs)
+              : mcpExecutor({
+                  onInputRequest: (r) => extras.inputs.ask(r, closing.signal, (m) => send([null, null, { ...m, gemini: { sessionId: session } }])),
+                  inputTimeoutMs: extras.inputs.timeoutMs,
+                }),
+            (request) => send([null, null, { ...request }]),
           ),
           signal: closing.signal,
           onText: (text, step) => send([null, { ...msg, topic: 'chunk', payload: text, gemini: { step, sessionId: session } }]),

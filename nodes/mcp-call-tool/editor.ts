@@ -10,7 +10,7 @@ import { resolveToolName } from '../../src/mcp/tool-renames';
 registerDialog('mcp-call-tool', {
   ...MCP_FAMILY,
   settings: SETTINGS,
-  checks: { timeout: TIMEOUT_CHECK },
+  checks: { timeout: TIMEOUT_CHECK, inputTimeout: TIMEOUT_CHECK },
   inputs: 1,
   outputs: 2,
   outputLabels: function (i) {

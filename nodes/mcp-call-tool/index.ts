@@ -1,7 +1,7 @@
 // `mcp-call-tool`: calls one MCP tool. The tool comes from the setting, else msg.tool, else a
 // Gemini-style call {name,args} in msg.payload (mapped back through msg.mcp.names). Arguments are
-// validated against the tool's inputSchema before anything is sent (lib/tool-call). Output 1 result,
-// output 2 progress.
+// validated against the tool's inputSchema before anything is sent (tool-call.ts). Output 1 result,
+// output 2 progress and the server's requests for input, answered by a message with msg.input.
 import { McpNodeError } from '../../src/errors';
 import { callReport } from '../../src/mcp/call-report';
 import { resultPayload, resultText, type OutputMode } from '../../src/mcp/tool-result';
@@ -12,6 +12,7 @@ import { useServer } from '../shared/use-server';
 import { checkToolCall, toolRequestReader } from './tool-call';
 import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
+import { InputWaits } from '../../src/mcp/input-requests';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-call-tool');
@@ -28,15 +29,24 @@ export = function (RED: RED) {
     const inFlight = new Set<AbortController>();
     // Each rename is said once, so a flow written for older tool names shows what it now calls.
     const renamesSaid = new Set<string>();
+    // A server's requests for input, each waiting for the flow's msg.input answer.
+    const inputs = new InputWaits((numberSetting(settings.inputTimeout, 300) ?? 300) * 1000);
 
     node.on('close', (_removed: boolean, done: () => void) => {
       // Cancelling sends notifications/cancelled for every call still running.
       for (const c of inFlight) c.abort(new Error('node closed'));
       inFlight.clear();
+      inputs.cancelAll();
       done();
     });
 
     handleInput(RED, node, async (msg: NodeMessage, send) => {
+      if (typeof (msg.input as { id?: unknown } | undefined)?.id === 'string') {
+        // An answer to an input request: it goes to the call that waits for it, and nothing is sent.
+        const { problem } = inputs.reply(msg.input as { id?: unknown });
+        if (problem) throw new McpNodeError(t('mcp-call-tool.errors.inputAnswer', { problem }), t('mcp-call-tool.status.inputAnswer'), 'INPUT_ANSWER');
+        return;
+      }
       const server = use.required();
       const provider = server.provider;
       const context = { deviceId: (msg.device as { id?: string } | undefined)?.id };
@@ -55,6 +65,8 @@ export = function (RED: RED) {
           timeoutMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
           signal: controller.signal,
           onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
+          onInputRequest: (request) => inputs.ask(request, controller.signal, (m) => send([null, { ...m, mcp: { server: serverInfo, tool } }])),
+          inputTimeoutMs: inputs.timeoutMs,
         });
         const mcp = callReport(result, { server: provider.identity(context), tool, args, durationMs: Date.now() - started });
         if (warnings.length) mcp.warnings = [...warnings, ...((mcp.warnings as unknown[] | undefined) ?? [])];

@@ -10,6 +10,8 @@ export const SETTINGS = {
   argumentsType: { value: 'msg' },
   validate: { value: true },
   timeout: { value: '' },
+  /** Seconds a flow has to answer a server's request for input (output 2, topic "input") before it is declined. */
+  inputTimeout: { value: 300 },
   output: { value: 'auto' },
   toolErrors: { value: 'throw' },
 } as const;

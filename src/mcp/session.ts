@@ -29,6 +29,8 @@ import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 import { CLIENT_INFO } from './client-info';
 import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
+import { InputRouter } from './input-requests';
+import { CallClock } from './call-clock';
 import { shorten } from '../text';
 
 export interface SessionLogger {
@@ -74,6 +76,8 @@ export class McpSession implements ToolProvider {
   private cached?: ListedTools;
   private listing?: Promise<ListedTools>;
   private readonly loggedWarnings = new Set<string>();
+  /** Input requests (elicitation) go to the call that caused them (input-requests.ts). */
+  private readonly inputs = new InputRouter();
   private current: ProviderState = { kind: 'idle' };
   private readonly listeners = new Set<(s: ProviderState) => void>();
   private closed = false;
@@ -166,20 +170,36 @@ export class McpSession implements ToolProvider {
   }
 
   private callOnce(name: string, args: Record<string, unknown>, options: CallToolOptions, timeout: number): Promise<CallToolResult> {
-    return this.withConnection(
-      async (c) =>
-        (await c.client.callTool(
-          { name, arguments: args },
-          {
-            timeout,
-            resetTimeoutOnProgress: true,
-            // Progress keeps a call alive, but not forever.
-            maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-            signal: options.signal,
-            onprogress: options.onProgress ? (p) => options.onProgress!(progressOf(p)) : undefined,
-          },
-        )) as CallToolResult,
-    );
+    const asker = options.onInputRequest;
+    // A call that may ask for input keeps its own clock, stopped while a person answers (call-clock.ts);
+    // the SDK's timer is then only a backstop that also allows the input wait.
+    const clock = asker ? new CallClock(timeout) : undefined;
+    const onProgress = options.onProgress;
+    const call = (c: Connection) =>
+      c.client.callTool(
+        { name, arguments: args },
+        {
+          timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
+          resetTimeoutOnProgress: true,
+          // Progress keeps a call alive, but not forever.
+          maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+          signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
+          // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
+          onprogress: onProgress
+            ? (p) => {
+                clock?.restart();
+                onProgress(progressOf(p));
+              }
+            : undefined,
+        },
+      ) as Promise<CallToolResult>;
+    if (!asker || !clock) return this.withConnection(call);
+    return this.withConnection((c) =>
+      this.inputs.run(
+        (request) => clock.paused(() => asker(request)),
+        () => call(c),
+      ),
+    ).finally(() => clock.stop());
   }
 
   /**
@@ -414,7 +434,10 @@ export class McpSession implements ToolProvider {
         else if (held.length < 50) held.push(line);
       },
     });
-    const client = new Client(CLIENT_INFO, { capabilities: {}, ...versionOptions(this.settings.protocolVersion) });
+    // Elicitation is offered in both modes: a call's node turns a request into a message and waits
+    // for the flow's answer; a request no call can answer is declined (input-requests.ts).
+    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {}, url: {} } }, ...versionOptions(this.settings.protocolVersion) });
+    client.setRequestHandler('elicitation/create', async (request) => ({ ...(await this.inputs.answer(request.params)) }));
     readResponsesLeniently(transport, {
       modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',
       onUncaptured: (warnings) => this.logWarnings(warnings),

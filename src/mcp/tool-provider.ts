@@ -3,6 +3,7 @@
 // Nodes and the Gemini loop talk only to this, so a new kind of endpoint needs no change there.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ListWarning } from './lenient-list';
+import type { InputAsker } from './input-requests';
 
 export type { CallToolResult, Tool };
 
@@ -48,6 +49,10 @@ export interface CallToolOptions {
   timeoutMs?: number;
   onProgress?: (p: Progress) => void;
   signal?: AbortSignal;
+  /** Answers the server's requests for input during this call (MCP elicitation); without it they are declined. */
+  onInputRequest?: InputAsker;
+  /** How long a person may take to answer, added to the call's timeout while it may ask. */
+  inputTimeoutMs?: number;
 }
 
 export type ProviderState = { kind: 'idle' } | { kind: 'connecting' } | { kind: 'ready'; toolCount: number } | { kind: 'error'; reason: string };

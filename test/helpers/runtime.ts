@@ -64,6 +64,22 @@ export function nextMessages(nodeId: string, count = 1, ms = 30000): Promise<any
 
 export const nextMessage = (nodeId: string, ms?: number) => nextMessages(nodeId, 1, ms).then((m) => m[0]);
 
+/** The next message a helper node receives with this topic; others pass by (progress beside input requests). */
+export function nextMessageWithTopic(nodeId: string, topic: string, ms = 30000): Promise<any> {
+  const node = helper.getNode(nodeId);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${nodeId}: no message with topic "${topic}" within ${ms} ms`)), ms);
+    node.on('close', () => clearTimeout(timer));
+    const on = (msg: any) => {
+      if (msg.topic !== topic) return;
+      clearTimeout(timer);
+      node.off('input', on);
+      resolve(msg);
+    };
+    node.on('input', on);
+  });
+}
+
 /**
  * Every log event the runtime writes from now until the flow is unloaded (to prove secrets stay out
  * of logs). The helper's spy is removed by `helper.unload()`, so there is nothing to restore here.

@@ -2,7 +2,7 @@
 // Streamable HTTP and legacy SSE, through the real Node-RED runtime.
 import assert from 'node:assert/strict';
 import { EVERYTHING_VERSION, everythingStdio, startEverything, type EverythingServer } from '../peers/everything';
-import { load, nextMessage, nextMessages, send, startRuntime, stopRuntime, helper } from '../helpers/runtime';
+import { load, nextMessage, nextMessages, nextMessageWithTopic, send, startRuntime, stopRuntime, helper } from '../helpers/runtime';
 
 const EXPECTED_TOOLS = [
   'echo',
@@ -17,7 +17,10 @@ const EXPECTED_TOOLS = [
   'simulate-research-query',
   'toggle-simulated-logging',
   'toggle-subscriber-updates',
+  // Offered because our client declares elicitation (form and URL): a node can answer them.
+  'trigger-elicitation-request',
   'trigger-long-running-operation',
+  'trigger-url-elicitation',
 ];
 
 function flow(server: Record<string, unknown>) {
@@ -63,6 +66,20 @@ for (const transport of ['stdio', 'http', 'sse'] as const) {
       assert.equal(msg.mcp.server.serverInfo.name, 'mcp-servers/everything');
       assert.match(msg.mcp.server.protocolVersion, /^20\d\d-\d\d-\d\d$/);
       assert.equal(msg.mcp.names.get_sum, 'get-sum', 'declared names map back to MCP names');
+    });
+
+    it('trigger-elicitation-request: the server asks mid-call on output 2, the flow answers with msg.input, the server shows the answer', async () => {
+      const asked = nextMessageWithTopic('progress', 'input');
+      const got = nextMessage('out');
+      send('call', { tool: 'trigger-elicitation-request', payload: {} });
+      const request = await asked;
+      assert.equal(request.payload.mode, 'form');
+      assert.deepEqual(request.payload.schema.required, ['name']);
+      send('call', { input: { id: request.input.id, action: 'accept', content: { name: 'Ada Lovelace', check: true, integer: 7 } } });
+      const msg = await got;
+      const text = (msg.mcp.result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      assert.match(text, /User provided the requested information/);
+      assert.match(text, /Ada Lovelace/);
     });
 
     it('calls echo and get-sum', async () => {

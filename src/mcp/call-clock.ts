@@ -1,0 +1,41 @@
+// The timeout of a call that may wait for a person. Before 2026-07-28 a server asks for input while
+// the call stays open, so the SDK's own timer would count the person's answering time against the
+// call. This clock does what the SDK's does (restart on progress) and stands still while an input
+// request waits; it ends the call through its abort signal with the SDK's own timeout error, so the
+// error reads as every other timeout does.
+import { SdkError, SdkErrorCode } from './sdk';
+
+export class CallClock {
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private waitingForInput = 0;
+
+  constructor(private readonly ms: number) {
+    this.signal = this.controller.signal;
+    this.restart();
+  }
+
+  /** Progress arrived, or an input request was answered: the call gets its whole timeout again. */
+  restart(): void {
+    clearTimeout(this.timer);
+    if (this.waitingForInput > 0 || this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => this.controller.abort(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out')), this.ms);
+  }
+
+  /** Runs `wait` (a person answering) with the clock stopped. */
+  async paused<T>(wait: () => Promise<T>): Promise<T> {
+    this.waitingForInput++;
+    clearTimeout(this.timer);
+    try {
+      return await wait();
+    } finally {
+      this.waitingForInput--;
+      this.restart();
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
