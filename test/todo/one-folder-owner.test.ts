@@ -2,7 +2,8 @@
 // todos: each opened the folder, saw only its own writes, and the one closing last won. Now the
 // first server owns the folder and the second shares it: both see every todo, nothing is lost over
 // a restart, and when the owner stops the other server takes the folder over. Real server
-// processes over stdio, real MCP clients, real PGlite.
+// processes over stdio (the built server, as the examples and `npm start` run it: seven starts
+// through tsx took two minutes), real MCP clients, real PGlite.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ownerAddress } from '../../servers/todo/shared-pglite';
-import { outcomeOf, startTodoServer, type RunningTodoServer } from './todo-server-process';
+import { outcomeOf, startTodoServer, TODO_MAIN_DIST, type RunningTodoServer } from './todo-server-process';
 
 async function create(server: RunningTodoServer, title: string): Promise<void> {
   const outcome = outcomeOf((await server.client.callTool({ name: 'create_todo', arguments: { title } })) as CallToolResult);
@@ -34,7 +35,7 @@ describe('todo server: one embedded-database folder, one owner', function () {
   });
 
   const start = async () => {
-    const server = await startTodoServer('stdio', { TODO_DATA_DIR: dir });
+    const server = await startTodoServer('stdio', { TODO_DATA_DIR: dir }, { entry: TODO_MAIN_DIST });
     running.push(server);
     return server;
   };
