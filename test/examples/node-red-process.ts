@@ -93,6 +93,8 @@ export async function attachNodeRed(
 ): Promise<NodeRedProcess> {
   const { port, userDir } = options;
   const url = `http://127.0.0.1:${port}`;
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const log: string[] = [];
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.push(line);
@@ -171,6 +173,22 @@ export async function waitUntilReady(child: ChildProcess, request: NodeRedProces
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`Node-RED did not come up within ${ms / 1000} s:\n${log.join('\n')}`);
+}
+
+// Every Node-RED group still running. Specs stop theirs in after hooks, which a mocha killed from
+// outside (a timeout, Ctrl-C) never runs; the groups lead themselves (detached), so they would live on.
+const running = new Set<ChildProcess>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
 }
 
 /** SIGTERM to the process group Node-RED leads, SIGKILL after 10 s. */
