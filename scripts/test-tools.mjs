@@ -2,9 +2,11 @@
 // Node 22 it needs, the Home Assistant add-on's runtime (Node 24 + Node-RED 5), and the third-party
 // MCP clients of test/interop/. Each goes into a git-ignored folder under .tools/, listed with exact
 // versions in test/tools.json. Idempotent: a folder whose stamp matches its list is left alone, so
-// only the first `npm test` on a machine downloads anything. Then it names what Debian must bring
-// (npm cannot) and which specs are skipped without it.
-import { execFileSync } from 'node:child_process';
+// only the first `npm test` on a machine downloads anything. The folders install at once: each
+// install waits mostly on the registry, and side by side they took 50 s on a fresh npm cache where
+// one after another took 102 s. Then it names what Debian must bring (npm cannot) and which specs
+// are skipped without it.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,7 @@ function seconds(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
 
-function install(folder, packages) {
+async function install(folder, packages) {
   const prefix = join(root, '.tools', folder);
   const stampFile = join(prefix, 'installed.json');
   const stamp = JSON.stringify(packages);
@@ -28,10 +30,13 @@ function install(folder, packages) {
   mkdirSync(prefix, { recursive: true });
   // The folder's own package.json makes npm install there, never into the project's node_modules.
   writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: `tools-${folder}`, private: true }, null, 2) + '\n');
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', ...packages], {
-    cwd: prefix,
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const args = ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-exact', ...packages];
+  const exit = await new Promise((resolve) => {
+    const child = spawn(npm, args, { cwd: prefix, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
   });
+  if (exit !== 0) throw new Error(`test setup: installing into .tools/${folder} failed (npm exit ${exit}); run npm test again to retry`);
   writeFileSync(stampFile, stamp);
   console.log(`test setup: .tools/${folder} ready in ${seconds(started)}`);
   return true;
@@ -59,11 +64,12 @@ export const debianNeeds = [
 ];
 
 const started = Date.now();
-let installed = 0;
-for (const [folder, packages] of Object.entries(wanted)) {
-  if (folder.startsWith('//')) continue;
-  if (install(folder, packages)) installed++;
-}
+const folders = Object.entries(wanted).filter(([folder]) => !folder.startsWith('//'));
+const results = await Promise.allSettled(folders.map(([folder, packages]) => install(folder, packages)));
+const failed = results.filter((r) => r.status === 'rejected');
+for (const f of failed) console.error(f.reason.message);
+if (failed.length) process.exit(1);
+const installed = results.filter((r) => r.value).length;
 console.log(installed ? `test setup: done in ${seconds(started)}` : 'test setup: .tools/ is up to date');
 for (const need of debianNeeds) {
   if (!need.present()) console.log(`test setup: no ${need.what}: ${need.skips} will be skipped (apt-get install -y ${need.apt})`);
