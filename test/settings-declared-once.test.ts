@@ -20,6 +20,10 @@ import * as listTools from '../nodes/mcp-list-tools/settings';
 import * as prompt from '../nodes/mcp-prompt/settings';
 import * as resource from '../nodes/mcp-resource/settings';
 import * as toolOut from '../nodes/mcp-tool-out/settings';
+import * as promptIn from '../nodes/mcp-prompt-in/settings';
+import * as promptOut from '../nodes/mcp-prompt-out/settings';
+import * as resourceIn from '../nodes/mcp-resource-in/settings';
+import * as resourceOut from '../nodes/mcp-resource-out/settings';
 import * as esp32In from '../nodes/esp32-mcp-in/settings';
 import * as esp32Say from '../nodes/esp32-say/settings';
 import { normalizeSettings, type RawServerConfig } from '../src/mcp/settings';
@@ -99,6 +103,10 @@ const NODES: Record<string, Declared> = {
   'mcp-prompt': { settings: prompt.SETTINGS },
   'mcp-resource': { settings: resource.SETTINGS },
   'mcp-tool-out': { settings: toolOut.SETTINGS },
+  'mcp-prompt-in': { settings: promptIn.SETTINGS, parsers: ['src/server/flow-prompts.ts'] },
+  'mcp-prompt-out': { settings: promptOut.SETTINGS },
+  'mcp-resource-in': { settings: resourceIn.SETTINGS, parsers: ['src/server/flow-resources.ts'] },
+  'mcp-resource-out': { settings: resourceOut.SETTINGS },
   'mcp-tool-in': { settings: TOOL_IN_SETTINGS, parsers: ['src/server/flow-tool.ts'] },
   'mcp-endpoint': { settings: ENDPOINT_SETTINGS, credentials: ENDPOINT_CREDENTIALS, parsers: ['src/server/settings.ts'] },
   'gemini-agent': { settings: AGENT_SETTINGS, credentials: AGENT_CREDENTIALS, parsers: ['src/gemini/agent-settings.ts', 'src/gemini/google-tools.ts'] },
@@ -151,7 +159,7 @@ describe('every node type: settings and credentials declared once, used by the d
       it('the runtime registers the declared credentials and fills defaults from the declaration', () => {
         const adapter = read(`nodes/${type}/index.ts`);
         assert.doesNotMatch(adapter, /type:\s*'password'/, 'credentials come from the declaration');
-        if (type !== 'mcp-server' && type !== 'mcp-tool-out')
+        if (!['mcp-server', 'mcp-tool-out', 'mcp-prompt-out', 'mcp-resource-out'].includes(type))
           assert.match(adapter, /\b(deployedSettings|withDeclaredDefaults)\(/, 'defaults come from the declaration');
       });
 

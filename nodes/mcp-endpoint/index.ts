@@ -91,8 +91,12 @@ export = function (RED: RED) {
       node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
       status = { fill: 'red', shape: 'ring', text: taken ? t('mcp-endpoint.status.pathTaken', { path: err.path }) : t('mcp-endpoint.status.badConfig') };
     }
-    // One tools/list_changed per deploy: announce when the runtime has started every node.
-    const flush = () => node.endpoint.tools.flush();
+    // One list_changed per list and deploy: announce when the runtime has started every node.
+    const flush = () => {
+      node.endpoint.tools.flush();
+      node.endpoint.prompts.flush();
+      node.endpoint.resources.flush();
+    };
     RED.events?.on('flows:started', flush);
     closers.push(() => void RED.events?.removeListener('flows:started', flush));
     node.register = (user: Node) => {

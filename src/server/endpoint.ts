@@ -1,17 +1,18 @@
-// One MCP endpoint: the tools flows registered, the object-graph tools when roots are exposed,
-// and the calls waiting for flows. It builds a fresh SDK `Server` for every serving unit (one
+// One MCP endpoint: the tools, prompts and resources flows registered, the object-graph tools (and
+// its roots as resources) when roots are exposed, and the requests waiting for flows. It builds a fresh SDK `Server` for every serving unit (one
 // HTTP request in 2026-07-28, one session in 2025, one xiaozhi connection) from the same tools.
-import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
-import { PendingCalls } from './pending-calls';
+import { ProtocolError, ProtocolErrorCode, Server, type GetPromptResult, type ServerContext } from '@modelcontextprotocol/server';
+import { PendingCalls, PendingRequests, requestFailure } from './pending-calls';
 import { ToolRegistry } from './tool-registry';
-import { errorResult, type CallToolResult, type Tool, type ToolCall } from './types';
+import { FlowRegistry } from './flow-registry';
+import { ResourceRegistry, type ResourceBody } from './flow-resources';
+import type { FlowPrompt, PromptRequest } from './flow-prompts';
+import type { ResourceRequest } from './flow-resources';
+import { servePromptsAndResources } from './prompts-resources-serving';
+import { callerOf } from './caller';
+import { errorResult, type CallToolResult, type GraphTools, type Tool, type ToolCall } from './types';
 
-/** The object graph as the endpoint sees it (src/server/object-graph implements it). */
-export interface GraphTools {
-  definitions(): Tool[];
-  has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult>;
-}
+export type { GraphTools } from './types';
 
 export interface EndpointOptions {
   name: string;
@@ -22,7 +23,12 @@ export interface EndpointOptions {
 export class McpEndpoint {
   readonly tools = new ToolRegistry();
   readonly pending = new PendingCalls();
+  readonly prompts = new FlowRegistry<FlowPrompt>((p) => p.definition.name);
+  readonly resources = new ResourceRegistry();
+  readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
+  readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
+  private readonly updateListeners = new Set<(uri: string) => void>();
 
   constructor(readonly options: EndpointOptions) {}
 
@@ -47,11 +53,24 @@ export class McpEndpoint {
     return tool.invoke(full);
   }
 
-  /** A fresh SDK server for one serving unit. */
-  createServer(): Server {
+  /** A flow changed a resource: subscribed clients hear notifications/resources/updated. */
+  resourceUpdated(uri: string): void {
+    for (const l of this.updateListeners) l(uri);
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** A fresh SDK server for one serving unit: `modern` serves one 2026-07-28 request, `legacy` a 2025 session or link. */
+  createServer(era: 'legacy' | 'modern' = 'legacy'): Server {
     const server = new Server(
       { name: this.options.name, version: this.options.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: this.options.instructions || undefined },
+      {
+        capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } },
+        instructions: this.options.instructions || undefined,
+      },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -64,22 +83,24 @@ export class McpEndpoint {
         return errorResult(err instanceof Error ? err.message : String(err));
       }
     });
+    servePromptsAndResources(server, this, era);
     return server;
   }
 
   close(reason: string): void {
     this.pending.closeAll(reason);
+    this.pendingPrompts.closeAll(reason);
+    this.pendingReads.closeAll(reason);
     this.tools.close();
+    this.prompts.close();
+    this.resources.close();
+    this.updateListeners.clear();
   }
 }
 
 function callContext(server: Server, ctx: ServerContext, progressToken: string | number | undefined): Omit<ToolCall, 'tool' | 'arguments'> {
-  const envelopeClient = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as keyof typeof ctx.mcpReq.envelope] as { name?: string; version?: string } | undefined;
-  const client = envelopeClient ?? server.getClientVersion() ?? {};
   return {
-    requestId: ctx.mcpReq.id,
-    client: { name: client.name, version: client.version },
-    signal: ctx.mcpReq.signal,
+    ...callerOf(server, ctx),
     progress: async (update) => {
       if (progressToken === undefined) return;
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } });

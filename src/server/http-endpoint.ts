@@ -87,9 +87,26 @@ export class HttpServing {
     private readonly endpoint: McpEndpoint,
     private readonly options: HttpServingOptions,
   ) {
-    this.modern = createMcpHandler(() => endpoint.createServer(), { legacy: 'reject', onerror: options.onError });
+    this.modern = createMcpHandler(() => endpoint.createServer('modern'), { legacy: 'reject', onerror: options.onError });
     this.checkBearer = bearerCheck(options.tokens, options.anonymous);
-    this.stopListening = endpoint.tools.onChange(() => this.announceToolsChanged());
+    const stops = [
+      endpoint.tools.onChange(() => this.announceToolsChanged()),
+      endpoint.prompts.onChange(() =>
+        this.announce(
+          () => this.modern.notify.promptsChanged(),
+          (s) => s.sendPromptListChanged(),
+        ),
+      ),
+      endpoint.resources.onChange(() =>
+        this.announce(
+          () => this.modern.notify.resourcesChanged(),
+          (s) => s.sendResourceListChanged(),
+        ),
+      ),
+      // 2025 sessions hear updates through their own subscriptions (prompts-resources-serving.ts).
+      endpoint.onResourceUpdated((uri) => this.modern.notify.resourceUpdated(uri)),
+    ];
+    this.stopListening = () => stops.forEach((stop) => stop());
   }
 
   get sessionCount(): number {
@@ -235,9 +252,17 @@ export class HttpServing {
   }
 
   private announceToolsChanged(): void {
-    this.modern.notify.toolsChanged();
+    this.announce(
+      () => this.modern.notify.toolsChanged(),
+      (server) => server.sendToolListChanged(),
+    );
+  }
+
+  /** To 2026-07-28 listeners through the handler's bus, and to every 2025 session. */
+  private announce(modern: () => void, session: (server: Server) => Promise<void>): void {
+    modern();
     for (const { server } of this.sessions.values()) {
-      server.sendToolListChanged().catch(() => undefined); // a session without a GET stream has nowhere to hear it
+      session(server).catch(() => undefined); // a session without a GET stream has nowhere to hear it
     }
   }
 

@@ -39,12 +39,16 @@ export function resultFromReply(reply: Reply): CallToolResult {
   return result;
 }
 
-/** Catch → mcp-tool-out: the call fails with the error text and the node that raised it. */
-export function resultFromCaughtError(error: CaughtError): CallToolResult {
+/** "Error in node "Fetch" (http request 1a2b): timeout": what a caught error tells the client. */
+export function caughtErrorText(error: CaughtError): string {
   const source = error.source ?? {};
   const who = source.name
     ? `"${String(source.name)}" (${String(source.type ?? 'node')} ${String(source.id ?? '')})`
     : `${String(source.type ?? 'node')} ${String(source.id ?? '')}`;
-  const text = `Error in node ${who.trim()}: ${String(error.message ?? 'unknown error')}`;
-  return { content: [{ type: 'text', text }], isError: true };
+  return `Error in node ${who.trim()}: ${String(error.message ?? 'unknown error')}`;
+}
+
+/** Catch → mcp-tool-out: the call fails with the error text and the node that raised it. */
+export function resultFromCaughtError(error: CaughtError): CallToolResult {
+  return { content: [{ type: 'text', text: caughtErrorText(error) }], isError: true };
 }

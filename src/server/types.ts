@@ -38,3 +38,12 @@ export interface FlowTool {
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
+
+/** The object graph as the endpoint sees it (src/server/object-graph implements it). */
+export interface GraphTools {
+  definitions(): Tool[];
+  has(name: string): boolean;
+  call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult>;
+  /** The roots' names, each also served as a resource. */
+  rootNames(): string[];
+}

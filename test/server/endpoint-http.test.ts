@@ -182,7 +182,7 @@ describe('mcp-endpoint over Streamable HTTP', function () {
           const started = Date.now();
           const result = await c.client.callTool({ name: 'never', arguments: {} });
           assert.equal(result.isError, true);
-          assert.match(textOf(result), /No flow answered never within 1 s/);
+          assert.match(textOf(result), /No flow answered the call of never within 1 s/);
           assert.ok(Date.now() - started >= 900, 'not before the configured timeout');
         } finally {
           await disconnect(c);

@@ -3,7 +3,7 @@
 // capabilities (list_types) and methods (list_methods / invoke_method → mcp-tool-in flows bound to
 // a subject). Limits: maxDepth for paths and query depth, maxSubjects per answer (`truncated`).
 import { minimatch } from 'minimatch';
-import type { GraphTools } from '../endpoint';
+import type { GraphTools } from '../types';
 import type { ToolRegistry } from '../tool-registry';
 import { errorResult, type CallToolResult, type Tool, type ToolCall } from '../types';
 import { GRAPH_TOOLS } from './definitions';
@@ -34,6 +34,10 @@ export class ObjectGraph implements GraphTools {
 
   definitions(): Tool[] {
     return GRAPH_TOOLS;
+  }
+
+  rootNames(): string[] {
+    return this.roots.map((r) => r.name);
   }
 
   has(name: string): boolean {
