@@ -58,4 +58,39 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
     assert.equal(bad.isError, true);
     assert.match((bad.content as any)[0].text, /Invalid arguments for toggle_lamp: lamp: must be one of \["desk","porch"\]/);
   });
+
+  it('serves its prompt (the room filled into the text) and its resource (the readings as JSON)', async () => {
+    const { prompts } = await client.listPrompts();
+    assert.deepEqual(
+      prompts.map((p) => [p.name, p.arguments]),
+      [['check_a_room', [{ name: 'room', required: true }]]],
+    );
+    const got = await client.getPrompt({ name: 'check_a_room', arguments: { room: 'living_room' } });
+    assert.equal(got.messages.length, 1);
+    assert.match(
+      (got.messages[0].content as { text: string }).text,
+      /^Read the temperature of the living_room with read_temperature\. If it is below 19 °C, switch the desk lamp on/,
+    );
+    const read = await client.readResource({ uri: 'house://temperatures' });
+    assert.deepEqual(read.contents, [{ uri: 'house://temperatures', mimeType: 'application/json', text: '{"living_room":21.5,"bedroom":19.2}' }]);
+  });
+
+  it('a new reading tells a subscribed client that the resource changed', async () => {
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    // Whichever revision the client negotiated: a 2026-07-28 client listens, a 2025 one subscribes on its session.
+    const modern = client.getProtocolEra() === 'modern';
+    const subscription = modern ? await client.listen({ resourceSubscriptions: ['house://temperatures'] }) : undefined;
+    if (!modern) await client.subscribeResource({ uri: 'house://temperatures' });
+    try {
+      // The example's inject is the sensor: fire it as its button in the editor does.
+      const fired = await fetch(`${nr.url}/inject/fat-sensors`, { method: 'POST' });
+      assert.equal(fired.status, 200);
+      const deadline = Date.now() + 10_000;
+      while (!updated.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(updated, ['house://temperatures']);
+    } finally {
+      await subscription?.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // examples/expose-a-flow-as-a-tool.json deployed into a real Node-RED after its set-up (MCP_TOKEN
-// set on its tab, as its comment asks), then used by the MCP clients our users run instead of ours:
+// set on its tab, as its comment asks), then used by the MCP clients our users run instead of ours
+// (its tools, its prompt and its resource):
 // the MCP Inspector CLI and Gemini CLI (pinned in test/tools.json), each passing the bearer header
 // a user configures, and each meeting the same 401 without it.
 import assert from 'node:assert/strict';
@@ -86,6 +87,37 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
         listed.json.tools.map((t: any) => t.name),
         ['read_temperature', 'toggle_lamp'],
       );
+    });
+  });
+
+  describe('MCP Inspector CLI: the prompt and the resource the flows serve', () => {
+    it('lists the prompt and gets it with its argument (prompts/list, prompts/get)', async () => {
+      const listed = await inspector(url, ['--method', 'prompts/list', ...AUTH]);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        listed.json.prompts.map((p: any) => [p.name, p.arguments]),
+        [['check_a_room', [{ name: 'room', required: true }]]],
+      );
+      const got = await inspector(url, ['--method', 'prompts/get', '--prompt-name', 'check_a_room', '--prompt-args', 'room=bedroom', ...AUTH]);
+      assert.equal(got.code, 0, got.stderr + got.stdout);
+      assert.equal(got.json.messages[0].role, 'user');
+      assert.match(got.json.messages[0].content.text, /^Read the temperature of the bedroom with read_temperature\./);
+      const missing = await inspector(url, ['--method', 'prompts/get', '--prompt-name', 'check_a_room', ...AUTH]);
+      assert.notEqual(missing.code, 0);
+      assert.match(missing.stdout + missing.stderr, /check_a_room needs room/);
+    });
+
+    it('lists the resource and reads it as JSON (resources/list, resources/read)', async () => {
+      const listed = await inspector(url, ['--method', 'resources/list', ...AUTH]);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        listed.json.resources.map((r: any) => [r.uri, r.mimeType]),
+        [['house://temperatures', 'application/json']],
+      );
+      const read = await inspector(url, ['--method', 'resources/read', '--uri', 'house://temperatures', ...AUTH]);
+      assert.equal(read.code, 0, read.stderr + read.stdout);
+      assert.equal(read.json.contents[0].mimeType, 'application/json');
+      assert.deepEqual(JSON.parse(read.json.contents[0].text), { living_room: 21.5, bedroom: 19.2 });
     });
   });
 
