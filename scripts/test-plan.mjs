@@ -34,20 +34,6 @@ export const NOT_ON_NODE24 = [
  */
 export const RUNTIME_SPECS = ['test/browser/**', 'test/examples/**', 'test/security/**', 'test/admin-*.test.ts', 'test/settings-*.test.ts'];
 
-/**
- * The Node 20 specs that use what the set-up installs into .tools/ (the conformance suites, the
- * Inspector and Gemini CLI, Node 24 + Node-RED 5 for the install and add-on specs). npm test starts
- * every other spec while the set-up still downloads, and these once it is done; every spec on
- * Node 24 waits for it too.
- */
-export const NEEDS_SETUP = [
-  'test/conformance.test.ts',
-  'test/server/conformance.test.ts',
-  'test/interop/**',
-  'test/install/**',
-  'test/browser/ha-addon-preset.test.ts',
-];
-
 /** Every `*.test.ts` under test/, as paths relative to root with forward slashes. */
 export function specFiles(root, dir = join(root, 'test')) {
   const found = [];

@@ -1,7 +1,6 @@
 // `npm test`: what a contributor runs, from a fresh clone with nothing typed before it but `npm install`.
 //   1. scripts/test-tools.mjs brings what npm install does not (first run only; see test/tools.json),
-//      beside the build and the first specs: only the specs that use it (NEEDS_SETUP, Node 24) wait;
-//   2. the build;
+//   2. beside the build;
 //   3. the type check, ESLint and Prettier, beside the specs: every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support), and the specs
 //      whose subject is the runtime (scripts/test-plan.mjs, RUNTIME_SPECS) again on Node 24 +
 //      Node-RED 5 (the Home Assistant add-on's runtime), split over parallel mocha processes;
@@ -14,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NEEDS_SETUP, NOT_ON_NODE24, RUNTIME_SPECS, matching, notMatching, specFiles, specTimes, splitByTime } from './test-plan.mjs';
+import { NOT_ON_NODE24, RUNTIME_SPECS, matching, notMatching, specFiles, specTimes, splitByTime } from './test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -29,7 +28,6 @@ const jobs = Math.max(1, Number(process.env.TEST_JOBS) || 3);
 const parts = [];
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
 
-/** Runs one step; true when it succeeded (a failure is printed). */
 async function step(what, command, stepArgs) {
   const started = Date.now();
   const exit = await new Promise((resolve) => {
@@ -37,9 +35,11 @@ async function step(what, command, stepArgs) {
     child.on('error', () => resolve(1));
     child.on('close', (code, signal) => resolve(code ?? signal));
   });
+  if (exit !== 0) {
+    console.error(`npm test: ${what} failed (exit ${exit})`);
+    process.exit(typeof exit === 'number' ? exit : 1);
+  }
   parts.push(`${what} ${seconds(Date.now() - started)}`);
-  if (exit !== 0) console.error(`npm test: ${what} failed (exit ${exit})`);
-  return exit === 0;
 }
 
 function captured(name, command, commandArgs, env = {}) {
@@ -69,32 +69,34 @@ async function mochaRun(run) {
   console.log(`\n==== ${run.label}: ${run.files.length} spec files, ${seconds(Date.now() - started)} ====`);
   process.stdout.write(result.output);
   // A run that died before its end (a crash, a signal) has no stats: count it as one failure.
-  if (!stats) return notRun(run, 'mocha ended before its summary', `exit ${result.exit}`);
-  return { ...run, exit: result.exit, stats };
+  return {
+    ...run,
+    exit: result.exit,
+    stats: stats ?? {
+      passes: 0,
+      failures: 1,
+      pending: 0,
+      files: {},
+      reasons: [],
+      failed: [{ title: 'mocha ended before its summary', file: run.files.join(' '), error: `exit ${result.exit}` }],
+    },
+  };
 }
 
-/** At most `jobs` runs at once: first those that need no set-up, each group longest first. */
+/** At most `jobs` runs at once, the longest first. */
 async function runAll(runs) {
-  const queue = [...runs].sort((a, b) => Number(a.needsSetup) - Number(b.needsSetup) || b.ms - a.ms);
+  const queue = [...runs].sort((a, b) => b.ms - a.ms);
   const done = [];
   const worker = async () => {
-    for (let run = queue.shift(); run; run = queue.shift()) {
-      if (run.needsSetup && !(await setupReady()))
-        done.push(notRun(run, 'not run', 'the test set-up failed (its output is above); run npm test again to retry'));
-      else done.push(await mochaRun(run));
-    }
+    for (let run = queue.shift(); run; run = queue.shift()) done.push(await mochaRun(run));
   };
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
   return done;
 }
 
-// The set-up (downloads, first run only) needs nothing else: it runs beside the build and the first
-// specs, and only the specs that use what it installs (NEEDS_SETUP, and Node 24) wait for it.
-const setupDone = step('setup', process.execPath, [join(root, 'scripts', 'test-tools.mjs')]);
-if (!(await step('build', npm, ['run', '--silent', 'build']))) {
-  await setupDone; // let a download in progress finish rather than leave half a folder
-  process.exit(1);
-}
+// The setup (downloads, first run only) and the build (a core for ten seconds) do not need each
+// other: they run side by side.
+await Promise.all([step('setup', process.execPath, [join(root, 'scripts', 'test-tools.mjs')]), step('build', npm, ['run', '--silent', 'build'])]);
 // The type check and the linters need no build and take a core for half a minute: they run beside
 // the first specs, and their verdict is printed with the totals.
 const checksStarted = Date.now();
@@ -116,37 +118,21 @@ const runtimes = [
     files: notMatching(all ? specFiles(root) : matching(specFiles(root), RUNTIME_SPECS), NOT_ON_NODE24),
   },
 ];
+if (!existsSync(node24)) {
+  console.error(`npm test: ${node24} is missing although test setup ran`);
+  process.exit(1);
+}
 const times = specTimes(root);
-// Node 20's specs in two groups: those that can start before the set-up is done, and those that
-// use it (NEEDS_SETUP); Node 24's all use it.
-const groups = [
-  { ...runtimes[0], files: notMatching(runtimes[0].files, NEEDS_SETUP), needsSetup: false, label: runtimes[0].name },
-  { ...runtimes[0], files: matching(runtimes[0].files, NEEDS_SETUP), needsSetup: true, label: `${runtimes[0].name} (with .tools)` },
-  { ...runtimes[1], needsSetup: true, label: runtimes[1].name },
-];
-// About three runs per job and runtime, taken longest first by whichever job is free: the jobs end
-// close together although the measured times are only estimates under a different load.
-const planned = groups.flatMap((group) =>
-  splitByTime(group.files, times[group.name] ?? {}, group.needsSetup && group.name === runtimes[0].name ? 2 : jobs * 3).map((bin, i, bins) => ({
-    ...group,
-    label: `${group.label}, part ${i + 1} of ${bins.length}`,
+// Three runs per job and runtime, taken longest first by whichever job is free: the jobs end close
+// together although the measured times are only estimates under a different load.
+const planned = runtimes.flatMap((rt) =>
+  splitByTime(rt.files, times[rt.name] ?? {}, jobs * 3).map((bin, i, bins) => ({
+    ...rt,
+    label: `${rt.name}, part ${i + 1} of ${bins.length}`,
     files: bin.files,
     ms: bin.ms,
   })),
 );
-/** The set-up's end: false when it failed or left no Node 24. */
-async function setupReady() {
-  if (!(await setupDone)) return false;
-  if (existsSync(node24)) return true;
-  console.error(`npm test: ${node24} is missing although test setup ran`);
-  return false;
-}
-
-/** A run that did not start, or died before its summary, counts as one failure, named. */
-function notRun(run, title, error) {
-  return { ...run, exit: 1, stats: { passes: 0, failures: 1, pending: 0, files: {}, reasons: [], failed: [{ title, file: run.files.join(' '), error }] } };
-}
-
 const specsStarted = Date.now();
 console.log(
   `\nnpm test: ${all ? 'every spec on both runtimes' : 'every spec on Node 20, the runtime specs on Node 24'}; ${planned.length} mocha runs, ${jobs} at a time`,

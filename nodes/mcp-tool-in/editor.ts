@@ -25,6 +25,7 @@ registerDialog('mcp-tool-in', {
     inputSchema: jsonObjectOrBlank,
     outputSchema: jsonObjectOrBlank,
     timeout: RED.validators.number(true),
+    inputTimeout: RED.validators.number(true),
   },
   inputs: 0,
   outputs: 1,

@@ -28,19 +28,23 @@ export = function (RED: RED) {
     } catch (err) {
       return fail(t('mcp-tool-in.errors.badTool', { reason: errorMessage(err) }), t('mcp-tool-in.status.badTool'));
     }
-    const { definition, check, timeoutMs } = settings;
+    const { definition, check, timeoutMs, inputWaitMs } = settings;
     const endpoint = config.endpoint;
 
     const invoke = (call: ToolCall) => {
       const invalid = check(call.arguments);
       if (invalid) return Promise.resolve(errorResult(t('mcp-tool-in.errors.badArguments', { tool: definition.name, reason: invalid })));
-      return endpoint.pending.wait(call, timeoutMs, (handle) => {
-        node.send({
-          payload: call.arguments,
-          mcp: { endpoint: config.label, tool: definition.name, requestId: call.requestId, client: call.client },
-          _mcp: { endpoint: config.id, handle },
-        });
-      });
+      const mcp = { endpoint: config.label, tool: definition.name, requestId: call.requestId, client: call.client };
+      return endpoint.pending.wait(
+        call,
+        timeoutMs,
+        (handle) => node.send({ payload: call.arguments, mcp, _mcp: { endpoint: config.id, handle } }),
+        // The person's answer to the flow's input request (mcp-tool-out with msg.input): same call, same handle.
+        {
+          inputWaitMs,
+          onInput: (handle, answer) => node.send({ topic: 'input', payload: answer.content ?? {}, input: answer, mcp, _mcp: { endpoint: config.id, handle } }),
+        },
+      );
     };
     config.register(node);
     const takenBy = endpoint.tools.register({ owner: node.id, definition, subject: settings.subject, method: settings.method, timeoutMs, invoke });

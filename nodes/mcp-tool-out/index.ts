@@ -2,7 +2,9 @@
 // image / audio, msg.isError → an error result, topic "progress" → a progress notification without
 // finishing, and a message from a Catch node → an error result naming the node that failed.
 import { resultFromCaughtError, resultFromReply, type CaughtError } from '../../src/server/reply';
-import { McpNodeError } from '../../src/errors';
+import { McpNodeError, errorMessage } from '../../src/errors';
+import { flowInputRequest, type FlowInputRequest } from '../../src/server/asking-the-client';
+import type { PendingCalls } from '../../src/server/pending-calls';
 import { shortStatus } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
 import { getEndpointNode } from '../mcp-endpoint/endpoint-config';
@@ -35,9 +37,27 @@ export = function (RED: RED) {
         if (!(await pending.progress(handle.handle, update))) node.warn(t('mcp-tool-out.errors.notWaiting'));
         return;
       }
+      // An answer from the client (msg.input.action, as mcp-tool-in sends it) passes on; anything else in msg.input asks.
+      const input = msg.input as { action?: unknown } | undefined;
+      if (input !== undefined && input !== null && !(typeof input === 'object' && 'action' in input) && !msg.error)
+        return askTheClient(pending, handle.handle, msg);
       const result = msg.error ? resultFromCaughtError(msg.error as CaughtError) : resultFromReply(msg as { payload: unknown });
       // A late answer (timed out, cancelled) is a warning, not an error: a Catch → tool-out loop must not feed itself.
       if (!pending.answer(handle.handle, result)) node.warn(t('mcp-tool-out.errors.notWaiting'));
+    };
+    // msg.input: the flow asks the person behind the client first; the answer comes out of mcp-tool-in.
+    const askTheClient = async (pending: PendingCalls, handle: string, msg: NodeMessage) => {
+      let request: FlowInputRequest;
+      try {
+        request = flowInputRequest(msg.input);
+      } catch (err) {
+        throw new McpNodeError(errorMessage(err), t('mcp-tool-out.status.badInput'), 'BAD_INPUT_REQUEST');
+      }
+      try {
+        await pending.ask(handle, request, (err) => node.error(t('mcp-tool-out.errors.inputFailed', { reason: errorMessage(err) }), msg));
+      } catch (err) {
+        throw new McpNodeError(t('mcp-tool-out.errors.cannotAsk', { reason: errorMessage(err) }), t('mcp-tool-out.status.cannotAsk'), 'CANNOT_ASK');
+      }
     };
     let failed = false;
     node.on('input', (msg: NodeMessage, _send: SendFn, done: DoneFn) => {

@@ -1,16 +1,17 @@
 // One MCP endpoint: the tools, prompts and resources flows registered, the object-graph tools (and
 // its roots as resources) when roots are exposed, and the requests waiting for flows. It builds a fresh SDK `Server` for every serving unit (one
 // HTTP request in 2026-07-28, one session in 2025, one xiaozhi connection) from the same tools.
-import { ProtocolError, ProtocolErrorCode, Server, type GetPromptResult, type ServerContext } from '@modelcontextprotocol/server';
-import { PendingCalls, PendingRequests, requestFailure } from './pending-calls';
+import { ProtocolError, ProtocolErrorCode, Server, type GetPromptResult } from '@modelcontextprotocol/server';
+import { PendingCalls } from './pending-calls';
+import { PendingRequests, requestFailure } from './pending-requests';
 import { ToolRegistry } from './tool-registry';
 import { FlowRegistry } from './flow-registry';
 import { ResourceRegistry, type ResourceBody } from './flow-resources';
 import type { FlowPrompt, PromptRequest } from './flow-prompts';
 import type { ResourceRequest } from './flow-resources';
 import { servePromptsAndResources } from './prompts-resources-serving';
-import { callerOf } from './caller';
-import { errorResult, type CallToolResult, type GraphTools, type Tool, type ToolCall } from './types';
+import { callHandleCodec, serveToolCalls } from './tool-call-serving';
+import type { GraphTools, Tool, ToolAnswer, ToolCall } from './types';
 
 export type { GraphTools } from './types';
 
@@ -23,6 +24,7 @@ export interface EndpointOptions {
 export class McpEndpoint {
   readonly tools = new ToolRegistry();
   readonly pending = new PendingCalls();
+  private readonly callHandles = callHandleCodec();
   readonly prompts = new FlowRegistry<FlowPrompt>((p) => p.definition.name);
   readonly resources = new ResourceRegistry();
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
@@ -45,7 +47,7 @@ export class McpEndpoint {
     ];
   }
 
-  async callTool(name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>): Promise<ToolAnswer> {
     const full: ToolCall = { ...call, tool: name, arguments: args };
     if (this.graph?.has(name)) return this.graph.call(name, args, full);
     const tool = this.tools.find(name);
@@ -70,19 +72,12 @@ export class McpEndpoint {
       {
         capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } },
         instructions: this.options.instructions || undefined,
+        // A 2026-07-28 retry brings back a call handle sealed by this endpoint (tool-call-serving.ts).
+        ...(era === 'modern' ? { requestState: { verify: this.callHandles.verify } } : {}),
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const params = request.params;
-      const args = (params.arguments ?? {}) as Record<string, unknown>;
-      try {
-        return await this.callTool(params.name, args, callContext(server, ctx, params._meta?.progressToken));
-      } catch (err) {
-        if (err instanceof ProtocolError) throw err;
-        return errorResult(err instanceof Error ? err.message : String(err));
-      }
-    });
+    serveToolCalls(server, era, (name, args, call) => this.callTool(name, args, call), this.pending, this.callHandles);
     servePromptsAndResources(server, this, era);
     return server;
   }
@@ -96,14 +91,4 @@ export class McpEndpoint {
     this.resources.close();
     this.updateListeners.clear();
   }
-}
-
-function callContext(server: Server, ctx: ServerContext, progressToken: string | number | undefined): Omit<ToolCall, 'tool' | 'arguments'> {
-  return {
-    ...callerOf(server, ctx),
-    progress: async (update) => {
-      if (progressToken === undefined) return;
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } });
-    },
-  };
 }

@@ -3,7 +3,7 @@
 // Throws with what to fix.
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/server';
 import { TOOL_NAME } from './tool-in-settings-declaration';
-import type { WaitingRequest } from './pending-calls';
+import type { WaitingRequest } from './pending-requests';
 
 /** One prompts/get as the flow sees it. */
 export interface PromptRequest extends WaitingRequest {

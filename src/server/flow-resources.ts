@@ -9,7 +9,7 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 import { FlowRegistry } from './flow-registry';
-import type { WaitingRequest } from './pending-calls';
+import type { WaitingRequest } from './pending-requests';
 
 /** One resources/read as the flow sees it. */
 export interface ResourceRequest extends WaitingRequest {

@@ -15,6 +15,8 @@ export interface FlowToolSettings {
   subject?: string;
   method?: string;
   timeoutMs: number;
+  /** How long a person has to answer the flow's input request. */
+  inputWaitMs: number;
 }
 
 function jsonObject(value: unknown, what: string): Record<string, unknown> | undefined {
@@ -67,5 +69,7 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
   const seconds = Number(def.timeout);
   const timeoutMs =
     (def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? TOOL_IN_SETTINGS.timeout.value : seconds) * 1000;
-  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs };
+  const inputSeconds = Number(def.inputTimeout);
+  const inputWaitMs = (Number.isFinite(inputSeconds) && inputSeconds > 0 ? inputSeconds : TOOL_IN_SETTINGS.inputTimeout.value) * 1000;
+  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs, inputWaitMs };
 }

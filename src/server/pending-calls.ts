@@ -1,94 +1,32 @@
-// Requests waiting for a flow to answer (an `*-in` node sent a message, the matching `*-out` node
-// will answer it), keyed by a random handle that travels in msg._mcp. Each request settles exactly
-// once: by the answer, by its timeout, or by the client cancelling; later answers are ignored.
-import { randomUUID } from 'node:crypto';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { errorResult, type CallToolResult, type ProgressUpdate, type ToolCall } from './types';
+// Tool calls waiting for a flow (mcp-tool-in sent them, mcp-tool-out answers): a timeout or cancel
+// is an error result the model can read, a flow may report progress meanwhile, and a flow may ask
+// the client for input first (asking-the-client.ts): the person's time does not count against the
+// tool's timeout, but against the tool's input wait.
+import { PendingRequests, type WaitingRequest } from './pending-requests';
+import { elicitParams, inputRequiredResult, clientAnswer, type ClientAnswer, type FlowInputRequest } from './asking-the-client';
+import { errorResult, type ProgressUpdate, type ToolAnswer, type ToolCall } from './types';
 
-/** What every waiting request carries: what it is called in messages, and the client's cancel signal. */
-export interface WaitingRequest {
-  /** "the call of get_weather", "the prompt greet", "the read of notes://today". */
-  what: string;
-  signal: AbortSignal;
+export { PendingRequests, requestFailure, type WaitingRequest } from './pending-requests';
+
+interface WaitingCall extends ToolCall, WaitingRequest {
+  /** How long a person has to answer the flow's input request. */
+  inputWaitMs: number;
+  /** The client's answer to the flow's input request goes back into the flow. */
+  onInput?: (handle: string, answer: ClientAnswer) => void;
 }
 
-interface Pending<R, C> {
-  settle(outcome: R | Error): void;
-  request: C;
-  timer: NodeJS.Timeout;
-}
-
-/**
- * `failure` turns a timeout or cancel into what the waiting side gets: an error result for a tool
- * call (the model reads it), a JSON-RPC error for a prompt or a read (there is no error result).
- */
-export class PendingRequests<R, C extends WaitingRequest = WaitingRequest> {
-  private readonly waiting = new Map<string, Pending<R, C>>();
-
-  constructor(
-    private readonly failure: (text: string) => R | Error,
-    private readonly wiring: string,
-  ) {}
-
-  /** Starts waiting; `deliver` hands the handle to the flow. Resolves with the flow's answer. */
-  wait(request: C, timeoutMs: number, deliver: (handle: string) => void): Promise<R> {
-    const handle = randomUUID();
-    return new Promise<R>((resolve, reject) => {
-      const settle = (outcome: R | Error) => {
-        const pending = this.waiting.get(handle);
-        if (!pending) return;
-        clearTimeout(pending.timer);
-        this.waiting.delete(handle);
-        request.signal.removeEventListener('abort', onAbort);
-        if (outcome instanceof Error) reject(outcome);
-        else resolve(outcome);
-      };
-      const onAbort = () => settle(this.failure(`${capitalised(request.what)} was cancelled by the client.`));
-      const timer = setTimeout(
-        () => settle(this.failure(`No flow answered ${request.what} within ${timeoutMs / 1000} s: ${this.wiring}, or raise the node's timeout.`)),
-        timeoutMs,
-      );
-      this.waiting.set(handle, { settle, request, timer });
-      if (request.signal.aborted) return onAbort();
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      deliver(handle);
-    });
-  }
-
-  /** False when the request is no longer waiting (answered, timed out, cancelled, or never existed). */
-  answer(handle: string, outcome: R | Error): boolean {
-    const pending = this.waiting.get(handle);
-    if (!pending) return false;
-    pending.settle(outcome);
-    return true;
-  }
-
-  protected requestOf(handle: string): C | undefined {
-    return this.waiting.get(handle)?.request;
-  }
-
-  get size(): number {
-    return this.waiting.size;
-  }
-
-  /** Redeploy or close: every waiting request fails at once rather than at its timeout. */
-  closeAll(reason: string): void {
-    for (const pending of [...this.waiting.values()]) pending.settle(this.failure(reason));
-  }
-}
-
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-type WaitingCall = ToolCall & WaitingRequest;
-
-/** Tool calls: a timeout or cancel is an error result, and a flow may report progress meanwhile. */
-export class PendingCalls extends PendingRequests<CallToolResult, WaitingCall> {
+export class PendingCalls extends PendingRequests<ToolAnswer, WaitingCall> {
   constructor() {
     super(errorResult, 'wire its mcp-tool-in to an mcp-tool-out (keep msg._mcp)');
   }
 
-  override wait(call: ToolCall, timeoutMs: number, deliver: (handle: string) => void): Promise<CallToolResult> {
-    return super.wait({ ...call, what: `the call of ${call.tool}` }, timeoutMs, deliver);
+  override wait(
+    call: ToolCall,
+    timeoutMs: number,
+    deliver: (handle: string) => void,
+    input?: { onInput: NonNullable<WaitingCall['onInput']>; inputWaitMs: number },
+  ): Promise<ToolAnswer> {
+    return super.wait({ ...call, what: `the call of ${call.tool}`, onInput: input?.onInput, inputWaitMs: input?.inputWaitMs ?? timeoutMs }, timeoutMs, deliver);
   }
 
   async progress(handle: string, update: ProgressUpdate): Promise<boolean> {
@@ -97,7 +35,48 @@ export class PendingCalls extends PendingRequests<CallToolResult, WaitingCall> {
     await call.progress(update);
     return true;
   }
+
+  /**
+   * Asks the call's client for input on the flow's behalf. Resolves once the request is on its way
+   * (throws with why it cannot be sent); the answer comes back through the call's onInput, and a
+   * failure on the client's side later goes to `failed` (the call keeps waiting for the flow).
+   */
+  async ask(handle: string, request: FlowInputRequest, failed: (err: Error) => void): Promise<void> {
+    const call = this.requestOf(handle);
+    if (!call) throw new Error('this call is no longer waiting (answered, timed out or cancelled), so its client cannot be asked');
+    if (!call.input)
+      throw new Error(
+        `the client ${call.client.name ?? '(unnamed)'} did not say it can answer input requests (no elicitation capability); answer the call instead`,
+      );
+    if (call.input.kind === 'retry') {
+      const sealed = await call.input.seal(handle);
+      if (!this.detach(handle, inputRequiredResult(request, sealed), call.inputWaitMs, personTimedOut(call)))
+        throw new Error('this call is no longer waiting for the client');
+      return;
+    }
+    this.restartTimer(handle, undefined, call.inputWaitMs, personTimedOut(call));
+    call.input.ask(elicitParams(request)).then(
+      (result) => {
+        if (this.requestOf(handle) !== call) return; // answered, timed out or cancelled while the person thought
+        this.restartTimer(handle);
+        call.onInput?.(handle, clientAnswer(result));
+      },
+      (err: Error) => {
+        if (this.requestOf(handle) === call) this.restartTimer(handle);
+        failed(err);
+      },
+    );
+  }
+
+  /** A 2026-07-28 retry carrying the person's answer: it takes over the call, and the answer goes to the flow. */
+  resume(handle: string, call: ToolCall, answer: ClientAnswer): Promise<ToolAnswer> | undefined {
+    const before = this.requestOf(handle);
+    if (!before) return undefined;
+    const answered = this.reattach(handle, { ...call, what: before.what, onInput: before.onInput, inputWaitMs: before.inputWaitMs });
+    if (answered && this.requestOf(handle)) before.onInput?.(handle, answer);
+    return answered;
+  }
 }
 
-/** A prompt or a read that timed out or was cancelled: the client gets a JSON-RPC error. */
-export const requestFailure = (text: string) => new ProtocolError(ProtocolErrorCode.InternalError, text);
+const personTimedOut = (call: WaitingCall) =>
+  `No answer to the input request of ${call.tool} within ${call.inputWaitMs / 1000} s (the tool's input wait): the call ends without it.`;

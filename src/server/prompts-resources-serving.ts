@@ -14,7 +14,7 @@ import {
 import type { FlowRegistry } from './flow-registry';
 import { promptArgumentProblem, type FlowPrompt } from './flow-prompts';
 import { readResult, type ResourceRegistry } from './flow-resources';
-import type { GraphTools } from './types';
+import { isToolResult, type GraphTools } from './types';
 import { callerOf, type Caller } from './caller';
 
 /** What of the endpoint (endpoint.ts) this serves. */
@@ -97,6 +97,7 @@ async function readGraph(endpoint: Offered, uri: string, caller: Caller): Promis
     { path, includeProperties: true },
     { ...caller, tool: 'query', arguments: { path }, progress: async () => undefined },
   );
+  if (!isToolResult(result)) throw new ResourceNotFoundError(uri, 'the object graph asked for input');
   const text = result.content?.[0]?.type === 'text' ? result.content[0].text : '';
   if (result.isError) throw new ResourceNotFoundError(uri, text);
   return { contents: [{ uri, mimeType: 'application/json', text }] };

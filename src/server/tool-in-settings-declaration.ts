@@ -19,6 +19,8 @@ export const TOOL_IN_SETTINGS = {
   method: { value: '', form: false },
   /** Seconds the flow has to answer a call. */
   timeout: { value: 30 },
+  /** Seconds a person has to answer the flow's input request (mcp-tool-out with msg.input); not counted in `timeout`. */
+  inputTimeout: { value: 300 },
 } as const;
 
 /** MCP tool names: 1-128 letters, digits, `_`, `.` or `-`. */

@@ -1,8 +1,12 @@
 // Shapes shared by the endpoint engine: what a flow tool is, what a call carries to it, and the
 // result it answers with. No Node-RED types here: the node adapters translate msg <-> these.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
+import type { ClientInput } from './asking-the-client';
 
 export type { CallToolResult, Tool };
+
+/** What a tools/call handler answers: a result, or (2026-07-28) a request for the person's input first. */
+export type ToolAnswer = CallToolResult | InputRequiredResult;
 
 export interface ProgressUpdate {
   progress: number;
@@ -21,6 +25,8 @@ export interface ToolCall {
   signal: AbortSignal;
   /** Sends notifications/progress when the client asked for it (a progressToken); a no-op otherwise. */
   progress(update: ProgressUpdate): Promise<void>;
+  /** How the client is asked for input, when it said it can answer (elicitation capability). */
+  input?: ClientInput;
 }
 
 /** A tool a flow offers (`mcp-tool-in`): its definition and how a call reaches the flow. */
@@ -32,7 +38,7 @@ export interface FlowTool {
   subject?: string;
   method?: string;
   timeoutMs: number;
-  invoke(call: ToolCall): Promise<CallToolResult>;
+  invoke(call: ToolCall): Promise<ToolAnswer>;
 }
 
 export function errorResult(text: string): CallToolResult {
@@ -43,7 +49,10 @@ export function errorResult(text: string): CallToolResult {
 export interface GraphTools {
   definitions(): Tool[];
   has(name: string): boolean;
-  call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<ToolAnswer>;
   /** The roots' names, each also served as a resource. */
   rootNames(): string[];
 }
+
+/** A result, not a request for input. */
+export const isToolResult = (answer: ToolAnswer): answer is CallToolResult => (answer as { resultType?: string }).resultType !== 'input_required';

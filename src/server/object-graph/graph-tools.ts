@@ -5,7 +5,7 @@
 import { minimatch } from 'minimatch';
 import type { GraphTools } from '../types';
 import type { ToolRegistry } from '../tool-registry';
-import { errorResult, type CallToolResult, type Tool, type ToolCall } from '../types';
+import { errorResult, isToolResult, type CallToolResult, type Tool, type ToolAnswer, type ToolCall } from '../types';
 import { GRAPH_TOOLS } from './definitions';
 import { GraphRefusal, childKeys, compatible, hasChildSubjects, isPlainObject, isSubject, jsonType, metaOf, pathOf, propertyOf, segmentsOf } from './model';
 import type { GraphRoot } from './source';
@@ -44,7 +44,7 @@ export class ObjectGraph implements GraphTools {
     return this.names.has(name);
   }
 
-  async call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult> {
+  async call(name: string, args: Record<string, unknown>, call: ToolCall): Promise<ToolAnswer> {
     try {
       switch (name) {
         case 'query':
@@ -224,7 +224,7 @@ export class ObjectGraph implements GraphTools {
     return { methods };
   }
 
-  private async invokeMethod(args: Record<string, unknown>, call: ToolCall): Promise<CallToolResult> {
+  private async invokeMethod(args: Record<string, unknown>, call: ToolCall): Promise<ToolAnswer> {
     const at = await this.subjectPath(args.path);
     const name = typeof args.method === 'string' ? args.method : '';
     const method = this.methods.method(at, name);
@@ -234,7 +234,8 @@ export class ObjectGraph implements GraphTools {
     }
     const methodArgs = isPlainObject(args.arguments) ? args.arguments : {};
     const result = await method.invoke({ ...call, tool: name, arguments: methodArgs });
-    if (result.isError) return result;
+    // A method's flow asking the person first (2026-07-28): the client answers and retries the call.
+    if (!isToolResult(result) || result.isError) return result;
     return { content: result.content, structuredContent: { success: true, ...(result.structuredContent ? { result: result.structuredContent } : {}) } };
   }
 }
