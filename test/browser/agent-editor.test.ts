@@ -19,6 +19,7 @@ import {
   screenshotFolder,
   skipWithoutChromium,
   type EditorBrowser,
+  openNodeDialog,
 } from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
@@ -110,10 +111,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await deployFlows(nodeRed!, flows);
   }
 
-  async function openEditor(nodeId: string): Promise<void> {
-    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
-    await page.locator('#node-dialog-ok').waitFor();
-  }
+  const openEditor = (nodeId: string) => openNodeDialog(page, nodeId);
 
   /** The agent dialog groups its settings in tabs: Gemini, Tools, Approval, Memory & connection. */
   async function showTab(tab: 'gemini' | 'tools' | 'approval' | 'more'): Promise<void> {

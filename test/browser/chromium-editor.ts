@@ -116,3 +116,15 @@ export function editorSuiteHooks(get: () => { editor?: EditorBrowser; nodeRed?: 
     await cleanup();
   });
 }
+
+/** Opens a node's dialog as a person does: a double-click on the node on the canvas. */
+export async function openNodeDialog(page: Page, nodeId: string): Promise<void> {
+  await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
+  await page.locator('#node-dialog-ok').waitFor();
+}
+
+/** Closes the open dialog with Done, and waits until it is gone. */
+export async function saveNodeDialog(page: Page): Promise<void> {
+  await page.click('#node-dialog-ok');
+  await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+}

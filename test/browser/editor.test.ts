@@ -11,13 +11,23 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { editorSuiteHooks, launchEditor, removeScreenshotFolder, repoRoot, screenshotFolder, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import {
+  editorSuiteHooks,
+  launchEditor,
+  removeScreenshotFolder,
+  repoRoot,
+  screenshotFolder,
+  skipWithoutChromium,
+  type EditorBrowser,
+  openNodeDialog,
+} from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('editor');
-const OUR_TYPES = ['mcp-server', 'mcp-list-tools', 'mcp-call-tool', 'gemini-agent', 'esp32-mcp-in', 'esp32-listener', 'esp32-say'];
+/** Every node type the package registers (package.json), the new ones included without a second list. */
+const OUR_TYPES = Object.keys(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))['node-red'].nodes) as string[];
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -118,11 +128,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     };
   }
 
-  async function openEditor(nodeId: string): Promise<void> {
-    // Double-click the node on the canvas, as a user opens its dialog.
-    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
-    await page.locator('#node-dialog-ok').waitFor();
-  }
+  const openEditor = (nodeId: string) => openNodeDialog(page, nodeId);
 
   it('the palette groups our nodes in three categories a person scans: MCP, Gemini, devices', async () => {
     const categoryOf = (type: string) => page.evaluate((t) => RED.nodes.getType(t)!.category, type);

@@ -4,7 +4,7 @@
 // saves is what the runtime reads.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog, saveNodeDialog } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 import { stepByStep } from '../helpers/step-by-step';
@@ -40,14 +40,8 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
     () => ha?.close(),
   );
 
-  async function openEditor(nodeId: string): Promise<void> {
-    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
-    await page.locator('#node-dialog-ok').waitFor();
-  }
-  async function saveDialog(): Promise<void> {
-    await page.click('#node-dialog-ok');
-    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
-  }
+  const openEditor = (nodeId: string) => openNodeDialog(page, nodeId);
+  const saveDialog = () => saveNodeDialog(page);
 
   it('mcp-prompt: the dropdown lists the Assist prompt; picking it fills the name and describes it', async () => {
     await openEditor('prompt1');

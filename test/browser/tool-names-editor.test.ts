@@ -4,7 +4,7 @@
 // 2026.10's titles beside the names, and "every tool not marked read-only" is saved for the runtime.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
+import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
 
@@ -66,10 +66,7 @@ describe('tool names across Home Assistant generations in the editor (Chromium, 
     },
   );
 
-  async function openEditor(nodeId: string): Promise<void> {
-    await page.locator(`g.red-ui-flow-node-group[id="${nodeId}"] rect.red-ui-flow-node`).dblclick();
-    await page.locator('#node-dialog-ok').waitFor();
-  }
+  const openEditor = (nodeId: string) => openNodeDialog(page, nodeId);
   async function closeDialog(button: 'ok' | 'cancel'): Promise<void> {
     await page.click(`#node-dialog-${button}`);
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
