@@ -48,12 +48,22 @@ export class LiveBridge {
   private retiring = false;
   /** the latest point this conversation can be resumed from */
   private handle: string | undefined;
+  /** the device ended its turn before the connection was open */
+  private endOnOpen = false;
 
   constructor(private readonly options: LiveBridgeOptions) {
     const c = options.conversation;
     c.on('listen', (l) => {
-      if (l.state === 'start') void this.ensureSession();
-      if (l.state === 'stop') this.session?.endAudio();
+      if (l.state === 'start') {
+        this.endOnOpen = false;
+        void this.ensureSession();
+      }
+      if (l.state === 'stop') {
+        // A short turn can end while the connection is still being set up (a resumption refused,
+        // then a fresh session): the end of the audio is sent once it is open, or the turn never ends.
+        if (this.session) this.session.endAudio();
+        else if (this.opening) this.endOnOpen = true;
+      }
     });
     c.on('audio', (pcm) => this.onMicrophone(pcm));
     c.on('barge-in', () => this.dropAnswer());
@@ -90,12 +100,15 @@ export class LiveBridge {
         for (const chunk of this.waiting) session.sendAudio(chunk);
         this.waiting = [];
         this.waitingSamples = 0;
+        if (this.endOnOpen) session.endAudio();
+        this.endOnOpen = false;
         return session;
       },
       (err: Error) => {
         this.opening = undefined;
         this.waiting = [];
         this.waitingSamples = 0;
+        this.endOnOpen = false;
         this.emit({ topic: 'error', payload: err });
         return undefined;
       },

@@ -389,6 +389,23 @@ for (const generation of HA_GENERATIONS) {
         },
       ));
 
+    it('a turn that ends before the connection is set up is still answered (listen stop while Live sets up)', async () => {
+      fake.live.slowSetup(400);
+      try {
+        await onLiveDevice([{ transcript: 'hello', text: 'hi' }], async ({ events, voice, turn }) => {
+          await turn(); // the device's audio and its listen stop arrive well before the 400 ms setup completes
+          assert.equal(voice.speaker.report.ttsStops, 1, 'the turn was answered');
+          assert.deepEqual(fake.live.sessions[0].conversation.turns, ['hello']);
+          assert.deepEqual(
+            events.filter((e) => e.topic === 'error'),
+            [],
+          );
+        });
+      } finally {
+        fake.live.slowSetup(0);
+      }
+    });
+
     it('a wrong key and an unknown model end as errors with the close code and no key', async () => {
       for (const [options, code] of [
         [{ key: 'AIzaSy-wrong-key-0000' }, 1007],

@@ -68,6 +68,8 @@ export interface FakeLive {
   drop(code?: number, reason?: string): void;
   /** Forgets every handle issued so far (they expire): resuming with one is refused. */
   forgetHandles(): void;
+  /** Answers each setup after `ms` (the real service takes a moment to set a session up); 0 answers at once. */
+  slowSetup(ms: number): void;
   close(): void;
 }
 
@@ -81,6 +83,7 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
   const sessions: LiveSessionRecord[] = [];
   let callCounter = 5831923424298605773n;
   const conversationsByHandle = new Map<string, LiveSessionRecord['conversation']>();
+  let setupDelayMs = 0;
   let handleCounter = 0;
   let conversationCounter = 0;
 
@@ -144,8 +147,12 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
           rec.resumedFrom = String(resumption.handle);
         } else rec.conversation = { id: ++conversationCounter, turns: [] };
         rec.setup = m.setup;
-        send({ setupComplete: {} });
-        offerHandle();
+        const complete = () => {
+          send({ setupComplete: {} });
+          offerHandle();
+        };
+        if (setupDelayMs) setTimeout(complete, setupDelayMs);
+        else complete();
         return;
       }
       if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0]))
@@ -275,6 +282,9 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
       for (const ws of wss.clients) ws.close(code, reason);
     },
     forgetHandles: () => conversationsByHandle.clear(),
+    slowSetup: (ms) => {
+      setupDelayMs = ms;
+    },
     close: () => {
       for (const ws of wss.clients) ws.terminate();
       wss.close();
