@@ -5,6 +5,8 @@
 // - an expired session (404, or 400 naming the session) is re-initialized once and the request retried
 // - after the server goes away it reconnects in the background, 1 s doubling to 30 s
 // - the tool list is cached per session and refreshed on tools/list_changed and on reconnect
+// - while nodes watch it, a probe (ping; server/discover on 2026-07-28) shows a dead server, but
+//   never beside requests under way: they say it themselves, and a drop would cut them off
 import { McpNodeError, errorMessage, rootCause } from '../errors';
 import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired, type ErrorContext } from './connection-errors';
 import { listAllTools } from './list-all-tools';
@@ -65,6 +67,15 @@ interface Connection {
   kind: 'http' | 'sse' | 'stdio';
   protocolVersion?: string;
   serverInfo?: Implementation;
+  /** Requests under way on it: while any runs, they say whether it is alive, not a ping. */
+  busy: number;
+  /** Why we closed it while requests were under way (their "Connection closed" is ours, not the server's). */
+  droppedBecause?: 'expired' | 'silent';
+}
+
+/** Test timing; nodes use the defaults. */
+export interface SessionTiming {
+  probeMs?: number;
 }
 
 export class McpSession implements ToolProvider {
@@ -95,9 +106,14 @@ export class McpSession implements ToolProvider {
   /** A connection attempt the probe made: its failure shows on the status and goes to the debug log only. */
   private probing = false;
 
+  private get probeMs(): number {
+    return this.timing.probeMs ?? PROBE_MS;
+  }
+
   constructor(
     readonly settings: McpServerSettings,
     private readonly log: SessionLogger = silentLogger,
+    private readonly timing: SessionTiming = {},
   ) {
     this.where = describeEndpoint(settings);
     this.features = new SessionFeatures(this.where, (what, op, timeout) => this.run(what, op, timeout), settings.timeoutMs, log);
@@ -251,7 +267,7 @@ export class McpSession implements ToolProvider {
     clearTimeout(this.probeTimer);
     if (this.closed || this.watchers === 0) return;
     const next = () => {
-      this.probeTimer = setTimeout(() => this.probe(), PROBE_MS);
+      this.probeTimer = setTimeout(() => this.probe(), this.probeMs);
       this.probeTimer.unref?.();
     };
     const conn = this.conn;
@@ -267,13 +283,19 @@ export class McpSession implements ToolProvider {
         });
       return;
     }
-    conn.client
-      .ping({ timeout: Math.min(5000, this.settings.timeoutMs) })
+    // Requests under way prove the connection (or fail with its cause) themselves; a ping beside
+    // them only adds a second verdict, and dropping the connection on it would cut them off.
+    if (conn.busy > 0) return next();
+    // The 2026-07-28 revision has no ping (the SDK refuses to send one); server/discover is its
+    // cheapest request, and answers the same question.
+    const options = { timeout: Math.min(5000, this.settings.timeoutMs) };
+    const modern = (conn.protocolVersion ?? '') >= '2026';
+    (modern ? conn.client.discover(options) : conn.client.ping(options))
       .catch((err: unknown) => {
         // An error answer is still an answer: only silence or a broken connection means it is gone.
-        if (err instanceof ProtocolError || conn !== this.conn) return;
+        if (err instanceof ProtocolError || conn !== this.conn || conn.busy > 0) return;
         this.log.debug(`${this.where}: ping failed: ${errorMessage(err)}`);
-        this.drop(conn);
+        this.drop(conn, 'silent');
         this.setState({ kind: 'error', reason: connectionError(this.where, err, this.settings.timeoutMs, this.errorContext()).status });
         this.scheduleReconnect();
       })
@@ -346,12 +368,13 @@ export class McpSession implements ToolProvider {
   private async withConnection<T>(op: (c: Connection) => Promise<T>): Promise<T> {
     const conn = await this.connection();
     try {
-      return await op(conn);
+      return await counted(conn, op);
     } catch (err) {
       if (!this.worthReconnecting(conn, err)) throw err;
-      this.log.debug(`${this.where}: session lost (${errorMessage(err)}); re-initializing once`);
-      this.drop(conn);
-      return op(await this.connection());
+      // Concurrent requests on the same expired session each land here; only the first one logs.
+      if (conn === this.conn) this.log.debug(`${this.where}: session lost (${errorMessage(err)}); re-initializing once`);
+      this.drop(conn, 'expired');
+      return counted(await this.connection(), op);
     }
   }
 
@@ -359,6 +382,9 @@ export class McpSession implements ToolProvider {
   private worthReconnecting(conn: Connection, err: unknown): boolean {
     if (this.closed) return false;
     if (conn.kind !== 'stdio' && isSessionExpired(err)) return true;
+    // Another request found the session expired and closed it under this one: that request was
+    // sent on a session the server no longer had, so it cannot have run either.
+    if (conn.droppedBecause === 'expired' && (err as { code?: unknown })?.code === SdkErrorCode.ConnectionClosed) return true;
     if (rootCause(err) === 'ECONNREFUSED') return true;
     return (err as { code?: unknown })?.code === SdkErrorCode.NotConnected;
   }
@@ -442,7 +468,7 @@ export class McpSession implements ToolProvider {
       modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',
       onUncaptured: (warnings) => this.logWarnings(warnings),
     });
-    const conn: Connection = { client, kind, process: transport instanceof ProcessGroupStdioTransport ? transport : undefined };
+    const conn: Connection = { client, kind, busy: 0, process: transport instanceof ProcessGroupStdioTransport ? transport : undefined };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
     client.setNotificationHandler('notifications/resources/updated', (n) => this.features.dispatch(n.params));
     client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);
@@ -484,7 +510,9 @@ export class McpSession implements ToolProvider {
     this.scheduleReconnect();
   }
 
-  private drop(conn: Connection): void {
+  private drop(conn: Connection, why: 'expired' | 'silent'): void {
+    if (conn.droppedBecause) return;
+    conn.droppedBecause = why;
     if (this.conn === conn) this.conn = undefined;
     this.cached = undefined;
     void closeQuietly(conn);
@@ -494,7 +522,7 @@ export class McpSession implements ToolProvider {
   private scheduleReconnect(): number | undefined {
     if (this.closed || !this.used || this.reconnectTimer) return undefined;
     const wait = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, this.watchers > 0 ? PROBE_MS : MAX_BACKOFF_MS);
+    this.backoffMs = Math.min(this.backoffMs * 2, this.watchers > 0 ? this.probeMs : MAX_BACKOFF_MS);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (this.closed || this.conn) return;
@@ -542,6 +570,15 @@ function progressOf(p: { progress: number; total?: number; message?: string }): 
   if (p.total !== undefined) out.total = p.total;
   if (p.message !== undefined) out.message = p.message;
   return out;
+}
+
+async function counted<T>(conn: Connection, op: (c: Connection) => Promise<T>): Promise<T> {
+  conn.busy++;
+  try {
+    return await op(conn);
+  } finally {
+    conn.busy--;
+  }
 }
 
 async function closeQuietly(conn: Connection): Promise<void> {
