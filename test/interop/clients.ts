@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const TOOLS = join(__dirname, '..', '..', '.tools', 'interop', 'node_modules');
-const NODE = join(TOOLS, '.bin', 'node');
+// The Node 24 of .tools/nr5 (the add-on's runtime): one Node binary per version in .tools (test/tools.json).
+const NODE = join(__dirname, '..', '..', '.tools', 'nr5', 'node_modules', '.bin', 'node');
 const INSPECTOR = join(TOOLS, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const GEMINI = join(TOOLS, '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
