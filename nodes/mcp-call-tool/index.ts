@@ -1,7 +1,8 @@
 // `mcp-call-tool`: calls one MCP tool. The tool comes from the setting, else msg.tool, else a
 // Gemini-style call {name,args} in msg.payload (mapped back through msg.mcp.names). Arguments are
 // validated against the tool's inputSchema before anything is sent (tool-call.ts). Output 1 result,
-// output 2 progress and the server's requests for input, answered by a message with msg.input.
+// output 2 progress, task status and the server's requests for input, answered by a message with
+// msg.input; a message with msg.cancel cancels running calls (a task with tasks/cancel).
 import { McpNodeError } from '../../src/errors';
 import { callReport } from '../../src/mcp/call-report';
 import { resultPayload, resultText, type OutputMode } from '../../src/mcp/tool-result';
@@ -26,7 +27,8 @@ export = function (RED: RED) {
     const timeoutSeconds = numberSetting(settings.timeout, undefined);
     const output = String(settings.output) as OutputMode;
     const toolErrors = settings.toolErrors === 'output' ? 'output' : 'throw';
-    const inFlight = new Set<AbortController>();
+    // Each running call, with the task the server made of it (if any), so msg.cancel can name it.
+    const inFlight = new Map<AbortController, { taskId?: string }>();
     // Each rename is said once, so a flow written for older tool names shows what it now calls.
     const renamesSaid = new Set<string>();
     // A server's requests for input, each waiting for the flow's msg.input answer.
@@ -34,7 +36,7 @@ export = function (RED: RED) {
 
     node.on('close', (_removed: boolean, done: () => void) => {
       // Cancelling sends notifications/cancelled for every call still running.
-      for (const c of inFlight) c.abort(new Error('node closed'));
+      for (const c of inFlight.keys()) c.abort(new Error('node closed'));
       inFlight.clear();
       inputs.cancelAll();
       done();
@@ -47,6 +49,17 @@ export = function (RED: RED) {
         if (problem) throw new McpNodeError(t('mcp-call-tool.errors.inputAnswer', { problem }), t('mcp-call-tool.status.inputAnswer'), 'INPUT_ANSWER');
         return;
       }
+      if (msg.cancel === true || typeof msg.cancel === 'string') {
+        // Cancels every running call, or the one whose task has this id; the calls go to Catch as cancelled.
+        let cancelled = 0;
+        for (const [c, call] of inFlight) {
+          if (msg.cancel !== true && call.taskId !== msg.cancel) continue;
+          c.abort(new Error('cancelled by a message'));
+          cancelled++;
+        }
+        send([null, { ...msg, topic: 'cancel', payload: { cancelled } }]);
+        return;
+      }
       const server = use.required();
       const provider = server.provider;
       const context = { deviceId: (msg.device as { id?: string } | undefined)?.id };
@@ -56,7 +69,8 @@ export = function (RED: RED) {
         node.warn(t('mcp-call-tool.warnings.renamed', { asked: askedAs, tool }));
       }
       const controller = new AbortController();
-      inFlight.add(controller);
+      const running: { taskId?: string } = {};
+      inFlight.set(controller, running);
       const started = Date.now();
       const serverInfo = provider.identity(context);
       try {
@@ -67,6 +81,10 @@ export = function (RED: RED) {
           onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
           onInputRequest: (request) => inputs.ask(request, controller.signal, (m) => send([null, { ...m, mcp: { server: serverInfo, tool } }])),
           inputTimeoutMs: inputs.timeoutMs,
+          onTaskUpdate: (update) => {
+            running.taskId = update.taskId;
+            send([null, { topic: 'task', payload: update, mcp: { server: serverInfo, tool } }]);
+          },
         });
         const mcp = callReport(result, { server: provider.identity(context), tool, args, durationMs: Date.now() - started });
         if (warnings.length) mcp.warnings = [...warnings, ...((mcp.warnings as unknown[] | undefined) ?? [])];

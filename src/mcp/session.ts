@@ -33,6 +33,7 @@ import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
 import { InputRouter } from './input-requests';
 import { CallClock } from './call-clock';
+import { callAsTask, runsAsTask } from './task-call';
 import { shorten } from '../text';
 
 export interface SessionLogger {
@@ -191,24 +192,37 @@ export class McpSession implements ToolProvider {
     // the SDK's timer is then only a backstop that also allows the input wait.
     const clock = asker ? new CallClock(timeout) : undefined;
     const onProgress = options.onProgress;
+    const asTask = (c: Connection) =>
+      callAsTask(c.client, name, args, {
+        timeoutMs: timeout,
+        // A task has its own deadline (asked of the server as its ttl); the person's answers count in it.
+        limitMs: Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0),
+        signal: options.signal,
+        onUpdate: options.onTaskUpdate,
+      });
     const call = (c: Connection) =>
-      c.client.callTool(
-        { name, arguments: args },
-        {
-          timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
-          resetTimeoutOnProgress: true,
-          // Progress keeps a call alive, but not forever.
-          maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-          signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
-          // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
-          onprogress: onProgress
-            ? (p) => {
-                clock?.restart();
-                onProgress(progressOf(p));
-              }
-            : undefined,
-        },
-      ) as Promise<CallToolResult>;
+      runsAsTask(
+        c.client,
+        this.cached?.tools.find((t) => t.name === name),
+      )
+        ? asTask(c)
+        : (c.client.callTool(
+            { name, arguments: args },
+            {
+              timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
+              resetTimeoutOnProgress: true,
+              // Progress keeps a call alive, but not forever.
+              maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+              signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
+              // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
+              onprogress: onProgress
+                ? (p) => {
+                    clock?.restart();
+                    onProgress(progressOf(p));
+                  }
+                : undefined,
+            },
+          ) as Promise<CallToolResult>);
     if (!asker || !clock) return this.withConnection(call);
     return this.withConnection((c) =>
       this.inputs.run(

@@ -3,6 +3,7 @@
 // Nodes and the Gemini loop talk only to this, so a new kind of endpoint needs no change there.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ListWarning } from './lenient-list';
+import type { TaskUpdate } from './task-call';
 import type { InputAsker } from './input-requests';
 
 export type { CallToolResult, Tool };
@@ -53,6 +54,8 @@ export interface CallToolOptions {
   onInputRequest?: InputAsker;
   /** How long a person may take to answer, added to the call's timeout while it may ask. */
   inputTimeoutMs?: number;
+  /** A call the server runs as a task (task-call.ts): each change of the task's status. */
+  onTaskUpdate?: (update: TaskUpdate) => void;
 }
 
 export type ProviderState = { kind: 'idle' } | { kind: 'connecting' } | { kind: 'ready'; toolCount: number } | { kind: 'error'; reason: string };

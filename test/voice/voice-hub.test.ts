@@ -3,6 +3,7 @@
 // (pipeline mode: utterance out, esp32-say-style speak back in) and by the Live fake (live mode),
 // with the Home Assistant stand-in's tool call visible as an event.
 import { strict as assert } from 'node:assert';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { decodeWav, pcmFromBytes } from '../../src/audio';
 import { createGeminiClient } from '../../src/gemini/client';
 import { LiveSession } from '../../src/gemini/live-session';
@@ -20,12 +21,31 @@ import { startHubServers } from './voice-harness';
 const KEY = 'AIzaSy-hub-test-key-DO-NOT-LEAK-19';
 const ANSWER_MS = (ANSWER_PCM.length / 2 / 24000) * 1000;
 
-function heardWholeAnswer(voice: DeviceVoice): void {
+/**
+ * The longest stall of this process from now until the returned function is called. Server and
+ * device share the process here, so a stall (a busy 2-core machine) delays the device's receipt as
+ * much as the server's sending, and a frame looks late though no device would have heard a gap.
+ */
+function watchStalls(): () => number {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return () => {
+    h.disable();
+    return h.max / 1e6;
+  };
+}
+
+/** The pacer keeps 5 frames of 60 ms at the device: only a stall longer than 4 of them can empty it. */
+const STALL_THAT_EMPTIES_MS = 4 * 60;
+
+function heardWholeAnswer(voice: DeviceVoice, stalledMs: number): void {
   const r = voice.speaker.report;
   assert.equal(r.sampleRate, 24000);
   assert.equal(r.ttsStarts, 1);
   assert.equal(r.ttsStops, 1);
-  assert.equal(r.outsideSpeaking + r.overflows + r.decodeErrors + r.oversized + r.underruns, 0);
+  assert.equal(r.outsideSpeaking + r.overflows + r.decodeErrors + r.oversized, 0);
+  // A gap the device hears is the product's fault, unless this process itself stood still that long.
+  if (stalledMs < STALL_THAT_EMPTIES_MS) assert.equal(r.underruns, 0, `underruns without a stall of the process (longest ${stalledMs.toFixed(0)} ms)`);
   assert.ok(Math.abs(r.playedMs - ANSWER_MS) <= 60, `played ${r.playedMs} of ${ANSWER_MS} ms`);
 }
 
@@ -56,13 +76,15 @@ describe('voice hub: pipeline mode ("flow")', () => {
       }
       try {
         const stopped = voice.speaker.nextStop();
+        const stalls = watchStalls();
         await voice.say({ mode: 'manual', realTime: false });
         await stopped;
+        const stalledMs = stalls();
         assert.equal(heard.length, 1);
         assert.equal(heard[0].device.id, id);
         assert.equal(decodeWav(heard[0].utterance.wav).sampleRate, 16000);
         assert.deepEqual(voice.speaker.report.stt, ['Turn on the kitchen light']);
-        heardWholeAnswer(voice);
+        heardWholeAnswer(voice, stalledMs);
       } finally {
         await cleanup();
         await servers.close();
@@ -109,15 +131,17 @@ describe('voice hub: live mode', () => {
         });
         const voice = await DeviceVoice.overMqtt(device);
         const stopped = voice.speaker.nextStop();
+        const stalls = watchStalls();
         await voice.say({ mode: 'auto', realTime: false, trailingSilenceMs: 900 });
         await stopped;
+        const stalledMs = stalls();
         assert.deepEqual(fake.live.sessions[0].violations, []);
         const call = events.find((e) => e.topic === 'tool_call')?.payload as any;
         assert.equal(call?.name, turnOn);
         assert.equal(call?.isError, false);
         assert.ok(ha.requests.some((r) => r.rpcMethod === 'tools/call'));
         assert.ok(events.some((e) => e.topic === 'transcript' && (e.payload as any).role === 'user'));
-        heardWholeAnswer(voice);
+        heardWholeAnswer(voice, stalledMs);
       } finally {
         await device.end();
         await servers.close();
