@@ -26,6 +26,7 @@ registerDialog('mcp-tool-in', {
     outputSchema: jsonObjectOrBlank,
     timeout: RED.validators.number(true),
     inputTimeout: RED.validators.number(true),
+    taskLimit: RED.validators.number(true),
   },
   inputs: 0,
   outputs: 1,

@@ -28,16 +28,23 @@ export = function (RED: RED) {
     } catch (err) {
       return fail(t('mcp-tool-in.errors.badTool', { reason: errorMessage(err) }), t('mcp-tool-in.status.badTool'));
     }
-    const { definition, check, timeoutMs, inputWaitMs } = settings;
+    const { definition, check, timeoutMs, inputWaitMs, taskLimitMs } = settings;
     const endpoint = config.endpoint;
 
     const invoke = (call: ToolCall) => {
       const invalid = check(call.arguments);
       if (invalid) return Promise.resolve(errorResult(t('mcp-tool-in.errors.badArguments', { tool: definition.name, reason: invalid })));
-      const mcp = { endpoint: config.label, tool: definition.name, requestId: call.requestId, client: call.client };
+      const mcp = {
+        endpoint: config.label,
+        tool: definition.name,
+        requestId: call.requestId,
+        client: call.client,
+        ...(call.taskId ? { taskId: call.taskId } : {}),
+      };
       return endpoint.pending.wait(
         call,
-        timeoutMs,
+        // A call made as a task (Long-running) may take the task limit.
+        call.taskId && taskLimitMs ? taskLimitMs : timeoutMs,
         (handle) => node.send({ payload: call.arguments, mcp, _mcp: { endpoint: config.id, handle } }),
         // The person's answer to the flow's input request (mcp-tool-out with msg.input): same call, same handle.
         {
@@ -47,7 +54,7 @@ export = function (RED: RED) {
       );
     };
     config.register(node);
-    const takenBy = endpoint.tools.register({ owner: node.id, definition, subject: settings.subject, method: settings.method, timeoutMs, invoke });
+    const takenBy = endpoint.tools.register({ owner: node.id, definition, subject: settings.subject, method: settings.method, timeoutMs, taskLimitMs, invoke });
     if (takenBy) fail(t('mcp-tool-in.errors.duplicate', { tool: definition.name, other: takenBy }), t('mcp-tool-in.status.duplicate'));
     node.on('close', (_removed: boolean, done: () => void) => {
       endpoint.tools.deregister(node.id);

@@ -11,6 +11,7 @@ import type { FlowPrompt, PromptRequest } from './flow-prompts';
 import type { ResourceRequest } from './flow-resources';
 import { servePromptsAndResources } from './prompts-resources-serving';
 import { callHandleCodec, serveToolCalls } from './tool-call-serving';
+import { FlowTasks, TASKS_CAPABILITY } from './flow-tasks';
 import type { GraphTools, Tool, ToolAnswer, ToolCall } from './types';
 
 export type { GraphTools } from './types';
@@ -47,6 +48,11 @@ export class McpEndpoint {
     ];
   }
 
+  /** The task limit of a long-running flow tool (a client may call it as a task), else undefined. */
+  taskLimitOf(name: string): number | undefined {
+    return this.graph?.has(name) ? undefined : this.tools.find(name)?.taskLimitMs;
+  }
+
   async callTool(name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>): Promise<ToolAnswer> {
     const full: ToolCall = { ...call, tool: name, arguments: args };
     if (this.graph?.has(name)) return this.graph.call(name, args, full);
@@ -67,17 +73,29 @@ export class McpEndpoint {
 
   /** A fresh SDK server for one serving unit: `modern` serves one 2026-07-28 request, `legacy` a 2025 session or link. */
   createServer(era: 'legacy' | 'modern' = 'legacy'): Server {
+    // Tasks (2025-11-25) live as long as the session that made them: no other client reaches them.
+    const tasks = era === 'legacy' ? new FlowTasks() : undefined;
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
-        capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } },
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { listChanged: true, subscribe: true },
+          ...(tasks ? { tasks: TASKS_CAPABILITY } : {}),
+        },
         instructions: this.options.instructions || undefined,
         // A 2026-07-28 retry brings back a call handle sealed by this endpoint (tool-call-serving.ts).
         ...(era === 'modern' ? { requestState: { verify: this.callHandles.verify } } : {}),
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
-    serveToolCalls(server, era, (name, args, call) => this.callTool(name, args, call), this.pending, this.callHandles);
+    const asTask = tasks && { tasks, limitOf: (name: string) => this.taskLimitOf(name) };
+    serveToolCalls(server, era, (name, args, call) => this.callTool(name, args, call), this.pending, this.callHandles, asTask);
+    if (tasks) {
+      tasks.serve(server);
+      server.onclose = () => tasks.close();
+    }
     servePromptsAndResources(server, this, era);
     return server;
   }

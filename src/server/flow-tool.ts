@@ -17,6 +17,8 @@ export interface FlowToolSettings {
   timeoutMs: number;
   /** How long a person has to answer the flow's input request. */
   inputWaitMs: number;
+  /** Long-running: how long the flow has to answer a call made as a task. */
+  taskLimitMs?: number;
 }
 
 function jsonObject(value: unknown, what: string): Record<string, unknown> | undefined {
@@ -52,6 +54,7 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
   for (const h of HINTS) if (typeof given[h] === 'boolean') annotations[h] = given[h] as boolean;
   const title = typeof def.title === 'string' && def.title.trim() ? def.title.trim() : undefined;
   const description = typeof def.description === 'string' && def.description.trim() ? def.description.trim() : undefined;
+  const longRunning = def.longRunning === true || def.longRunning === 'true';
   const definition: Tool = {
     name: toolName,
     ...(title ? { title } : {}),
@@ -59,6 +62,8 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
     inputSchema: inputSchema as Tool['inputSchema'],
     ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
     ...(Object.keys(annotations).length ? { annotations } : {}),
+    // Optional, not required: a client without tasks still calls it the ordinary way (within Timeout).
+    ...(longRunning ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
   let check: ArgumentCheck;
   try {
@@ -71,5 +76,7 @@ export function flowToolSettings(def: Record<string, unknown>): FlowToolSettings
     (def.timeout === '' || def.timeout === undefined || !Number.isFinite(seconds) || seconds <= 0 ? TOOL_IN_SETTINGS.timeout.value : seconds) * 1000;
   const inputSeconds = Number(def.inputTimeout);
   const inputWaitMs = (Number.isFinite(inputSeconds) && inputSeconds > 0 ? inputSeconds : TOOL_IN_SETTINGS.inputTimeout.value) * 1000;
-  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs, inputWaitMs };
+  const limitSeconds = Number(def.taskLimit);
+  const taskLimitMs = longRunning ? (Number.isFinite(limitSeconds) && limitSeconds > 0 ? limitSeconds : TOOL_IN_SETTINGS.taskLimit.value) * 1000 : undefined;
+  return { definition, check, subject, method: subject ? (method ?? toolName) : undefined, timeoutMs, inputWaitMs, taskLimitMs };
 }

@@ -7,6 +7,7 @@ import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, createRequestStateCodec, t
 import { callerOf } from './caller';
 import { answerInResponses, type ClientInput } from './asking-the-client';
 import type { PendingCalls } from './pending-calls';
+import type { FlowTasks } from './flow-tasks';
 import { errorResult, type ToolAnswer, type ToolCall } from './types';
 
 type CallOf = (name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>) => Promise<ToolAnswer>;
@@ -21,11 +22,32 @@ export function callHandleCodec() {
 }
 export type CallHandleCodec = ReturnType<typeof callHandleCodec>;
 
-export function serveToolCalls(server: Server, era: 'legacy' | 'modern', callTool: CallOf, pending: PendingCalls, codec: CallHandleCodec): void {
+/** Long-running flow tools on a 2025 session: who keeps the tasks, and each tool's task limit. */
+export interface TaskServing {
+  tasks: FlowTasks;
+  limitOf(name: string): number | undefined;
+}
+
+export function serveToolCalls(
+  server: Server,
+  era: 'legacy' | 'modern',
+  callTool: CallOf,
+  pending: PendingCalls,
+  codec: CallHandleCodec,
+  asTask?: TaskServing,
+): void {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const call = callContext(server, ctx, params._meta?.progressToken, era, codec);
+    const limitMs = asTask && (params as { task?: unknown }).task !== undefined ? asTask.limitOf(params.name) : undefined;
+    if (asTask && limitMs !== undefined) {
+      // Answered at once with the task; the flow's answer becomes its result. The call's own
+      // request has ended by then, so progress goes into the task's status and no input can be asked.
+      return asTask.tasks.start(limitMs, (taskId, signal, progress) =>
+        callTool(params.name, args, { ...call, signal, input: undefined, taskId, progress: async (u) => progress(u) }),
+      ) as never;
+    }
     try {
       const resumed = era === 'modern' ? ctx.mcpReq.requestState<{ handle?: string }>() : undefined;
       if (resumed?.handle) {

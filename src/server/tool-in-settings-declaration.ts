@@ -21,6 +21,10 @@ export const TOOL_IN_SETTINGS = {
   timeout: { value: 30 },
   /** Seconds a person has to answer the flow's input request (mcp-tool-out with msg.input); not counted in `timeout`. */
   inputTimeout: { value: 300 },
+  /** A client may call the tool as a task (MCP 2025-11-25): it gets the task at once, and the flow has `taskLimit` to answer. */
+  longRunning: { value: false },
+  /** Seconds a flow has to answer a call made as a task. */
+  taskLimit: { value: 3600 },
 } as const;
 
 /** MCP tool names: 1-128 letters, digits, `_`, `.` or `-`. */

@@ -27,6 +27,8 @@ export interface ToolCall {
   progress(update: ProgressUpdate): Promise<void>;
   /** How the client is asked for input, when it said it can answer (elicitation capability). */
   input?: ClientInput;
+  /** The client asked for a task (flow-tasks.ts): the flow has the tool's task limit, not its timeout. */
+  taskId?: string;
 }
 
 /** A tool a flow offers (`mcp-tool-in`): its definition and how a call reaches the flow. */
@@ -38,6 +40,8 @@ export interface FlowTool {
   subject?: string;
   method?: string;
   timeoutMs: number;
+  /** Long-running: a client may call it as a task, and the flow then has this long to answer. */
+  taskLimitMs?: number;
   invoke(call: ToolCall): Promise<ToolAnswer>;
 }
 

@@ -1,4 +1,4 @@
-// The dialogs of mcp-prompt-in, mcp-resource-in and mcp-tool-in's Input wait in Chromium against a
+// The dialogs of mcp-prompt-in, mcp-resource-in and mcp-tool-in's Input wait and Long-running in Chromium against a
 // real Node-RED: the four new nodes sit in the MCP palette, a prompt and a resource template set up
 // in their dialogs and deployed with the editor's own button are what a real MCP client lists and
 // gets, and a bad URI is marked invalid before it is deployed.
@@ -82,7 +82,7 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
     assert.deepEqual(await page.evaluate(() => [RED.nodes.node('rin').uri, RED.nodes.node('rin').mimeType]), ['notes://day/{day}', 'text/markdown']);
   });
 
-  it('mcp-prompt-in: name, description and arguments are saved; mcp-tool-in keeps its Input wait', async () => {
+  it('mcp-prompt-in: name, description and arguments are saved; mcp-tool-in keeps its Input wait and Long-running', async () => {
     await openEditor('pin');
     await page.fill('#node-input-name', 'plan_day');
     await page.fill('#node-input-description', 'Plans a day in a room.');
@@ -93,8 +93,16 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
     assert.equal(await page.inputValue('#node-input-inputTimeout'), '');
     assert.equal(await page.getAttribute('#node-input-inputTimeout', 'placeholder'), '300');
     await page.fill('#node-input-inputTimeout', '120');
+    // Long-running: off for a node saved before it existed; the task limit shows its default.
+    assert.equal(await page.isChecked('#node-input-longRunning'), false);
+    assert.equal(await page.getAttribute('#node-input-taskLimit', 'placeholder'), '3600');
+    await page.check('#node-input-longRunning');
+    await page.fill('#node-input-taskLimit', '900');
     await saveDialog();
-    assert.equal(await page.evaluate(() => String(RED.nodes.node('tin').inputTimeout)), '120');
+    assert.deepEqual(
+      await page.evaluate(() => [String(RED.nodes.node('tin').inputTimeout), RED.nodes.node('tin').longRunning, String(RED.nodes.node('tin').taskLimit)]),
+      ['120', true, '900'],
+    );
   });
 
   it('deployed with the editor: a real MCP client lists and gets what the dialogs say', async () => {
@@ -136,6 +144,18 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
       assert.deepEqual(read.contents, [{ uri: 'notes://day/friday', mimeType: 'text/markdown', text: 'Notes of friday' }]);
     } finally {
       await client.close();
+    }
+    // The Long-running box: a 2025-11-25 client sees the tool as one it may call as a task.
+    const legacy = new Client({ name: 'dialog-test', version: '1' }, {
+      versionNegotiation: { mode: 'legacy' },
+      supportedProtocolVersions: ['2025-11-25'],
+    } as never);
+    await legacy.connect(new StreamableHTTPClientTransport(new URL('mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      const { tools } = await legacy.listTools();
+      assert.deepEqual((tools.find((t) => t.name === 'book') as { execution?: unknown })?.execution, { taskSupport: 'optional' });
+    } finally {
+      await legacy.close();
     }
   });
 });
