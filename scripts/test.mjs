@@ -148,6 +148,10 @@ const measured = structuredClone(times);
 for (const r of runs) Object.assign((measured[r.name] ??= {}), r.stats.files ?? {});
 mkdirSync(join(root, '.tools'), { recursive: true });
 writeFileSync(join(root, '.tools', 'spec-times.json'), JSON.stringify(measured, null, 1));
+// CPU per file, children included: on two cores the suite's wall time is its CPU, so these are the
+// files to make cheaper first (.tools/spec-cpu.json keeps the whole list).
+const cpu = runs.flatMap((r) => Object.entries(r.stats.cpu ?? {}).map(([file, s]) => ({ file: `${file} (${r.name.split(' ')[1]})`, s })));
+writeFileSync(join(root, '.tools', 'spec-cpu.json'), JSON.stringify(Object.fromEntries(cpu.map((c) => [c.file, c.s])), null, 1));
 
 const sum = (list, key) => list.reduce((s, r) => s + r.stats[key], 0);
 console.log(`\nnpm test${all ? ' (all)' : ''}, both runtimes:`);
@@ -160,5 +164,11 @@ for (const reason of reasons) console.log(`  skipped ${reason}`);
 for (const r of runs) for (const f of r.stats.failed ?? []) console.log(`  failed on ${r.name}: ${f.title} (${f.file})\n    ${f.error}`);
 for (const name of checksFailed) console.log(`  failed: ${name} (its output is above)`);
 console.log(`  time: ${parts.join(', ')}`);
+if (cpu.length) {
+  const costliest = cpu.sort((a, b) => b.s - a.s).slice(0, 5);
+  console.log(
+    `  CPU of the specs: ${cpu.reduce((t, c) => t + c.s, 0).toFixed(0)} s; most: ${costliest.map((c) => `${c.file} ${c.s.toFixed(0)} s`).join(', ')}`,
+  );
+}
 console.log(`tests: ${sum(runs, 'passes')} passed, ${sum(runs, 'failures')} failed, ${sum(runs, 'pending')} skipped`);
 process.exit(runs.some((r) => r.exit !== 0) || checksFailed.length ? 1 : 0);

@@ -3,13 +3,13 @@
 // one Gemini agent (the fake Gemini) calling a tool of each in one step.
 import assert from 'node:assert/strict';
 import { skipBecause } from '../helpers/skip';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../peers/fake-gemini';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
 import { startServicePeers, type ServicePeers } from './service-peers';
+import { seededTodoFolder } from '../todo/seeded-folder';
 
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
@@ -27,7 +27,7 @@ function describeExample(generation: HaGeneration) {
 
     before(async function () {
       if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-      dataDir = mkdtempSync(join(tmpdir(), 'multi-example-'));
+      dataDir = await seededTodoFolder('multi-example-');
       peers = await startServicePeers(generation);
       nr = await startNodeRed({
         env: {

@@ -4,11 +4,11 @@
 // delete a todo. The todo server really stores and changes the rows; the test reads them back.
 import assert from 'node:assert/strict';
 import { skipBecause } from '../helpers/skip';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeGemini, type FakeGemini, type RecordedRequest } from '../peers/fake-gemini';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { seededTodoFolder } from '../todo/seeded-folder';
 
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
@@ -28,7 +28,7 @@ describe('examples: todo-assistant.json', function () {
 
   before(async function () {
     if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-    dataDir = mkdtempSync(join(tmpdir(), 'todo-example-'));
+    dataDir = await seededTodoFolder('todo-example-');
     gemini = await startFakeGemini();
     nr = await startNodeRed({
       env: { GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url, TODO_DATA_DIR: dataDir, DATABASE_URL: '', TODO_SERVER },

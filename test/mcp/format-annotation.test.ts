@@ -4,11 +4,11 @@
 // it): the todo contract's own example `due_date: "2025-12-22T15:00:00"` (no offset) is created, and
 // msg.mcp.warnings says the format did not match; a wrong type is still refused before sending.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { skipBecause } from '../helpers/skip';
 import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
+import { seededTodoFolder } from '../todo/seeded-folder';
 
 const TODO_SERVER = join(__dirname, '..', '..', 'dist', 'servers', 'todo', 'main.js');
 
@@ -18,7 +18,7 @@ describe('mcp-call-tool: format is checked, reported and not refused (bundled to
 
   before(async function () {
     if (!existsSync(TODO_SERVER)) skipBecause(this, 'the format spec', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-    dataDir = mkdtempSync(join(tmpdir(), 'format-annotation-'));
+    dataDir = await seededTodoFolder('format-annotation-');
     await startRuntime();
   });
   after(async () => {

@@ -3,11 +3,10 @@
 // proves the compiled server that `npm run build` produces (dist/) is the one that starts.
 import { strict as assert } from 'node:assert';
 import { skipBecause } from '../helpers/skip';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startTodoServer, TODO_MAIN_DIST, type RunningTodoServer } from './todo-server-process';
+import { seededTodoFolder } from './seeded-folder';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -40,14 +39,15 @@ function post(url: string, path: string, headers: Record<string, string>): Promi
 
 describe('todo server: Streamable HTTP endpoint', function () {
   this.timeout(180000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'todo-http-'));
+  let dataDir: string;
   let server: RunningTodoServer;
   before(async () => {
+    dataDir = await seededTodoFolder('todo-http-');
     server = await startTodoServer('http', { TODO_DATA_DIR: dataDir });
   });
   after(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('serves MCP at /mcp on 127.0.0.1 and nothing elsewhere', async () => {
@@ -76,7 +76,7 @@ describe('todo server: compiled entry point (dist/)', function () {
 
   it('starts from dist/servers/todo/main.js and lists the four tools', async function () {
     if (!existsSync(TODO_MAIN_DIST)) skipBecause(this, 'the compiled todo server', `${TODO_MAIN_DIST} does not exist (npm test builds it; run npm run build)`);
-    const dataDir = mkdtempSync(join(tmpdir(), 'todo-dist-'));
+    const dataDir = await seededTodoFolder('todo-dist-');
     const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, { entry: TODO_MAIN_DIST });
     try {
       const { tools } = await server.client.listTools();

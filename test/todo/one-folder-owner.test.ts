@@ -5,12 +5,11 @@
 // processes over stdio (the built server, as the examples and `npm start` run it: seven starts
 // through tsx took two minutes), real MCP clients, real PGlite.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ownerAddress } from '../../servers/todo/shared-pglite';
+import { seededTodoFolder } from './seeded-folder';
 import { outcomeOf, startTodoServer, TODO_MAIN_DIST, type RunningTodoServer } from './todo-server-process';
 
 async function create(server: RunningTodoServer, title: string): Promise<void> {
@@ -28,7 +27,7 @@ describe('todo server: one embedded-database folder, one owner', function () {
   this.timeout(180_000);
   let dir: string;
   const running: RunningTodoServer[] = [];
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'todo-one-owner-'))));
+  beforeEach(async () => (dir = await seededTodoFolder('todo-one-owner-')));
   afterEach(async () => {
     await Promise.allSettled(running.splice(0).map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });

@@ -2,11 +2,10 @@
 // `initialize`, 2026-07-28 clients send stateless requests that carry their protocol version.
 // Node-RED users will meet both, so every tool is driven end to end through each.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { outcomeOf, startTodoServer, type StartOptions, type TransportKind } from './todo-server-process';
+import { seededTodoFolder } from './seeded-folder';
 
 const ERAS: Array<{ label: string; versionNegotiation: StartOptions['versionNegotiation']; version: RegExp }> = [
   { label: '2025 era (initialize)', versionNegotiation: { mode: 'legacy' }, version: /^2025-/ },
@@ -14,10 +13,11 @@ const ERAS: Array<{ label: string; versionNegotiation: StartOptions['versionNego
 ];
 
 describe('todo server: both protocol eras', function () {
-  // One PGlite directory for all four (one server process at a time): creating a new cluster is
-  // the slow part of PGlite's start-up.
-  const dataDir = mkdtempSync(join(tmpdir(), 'todo-era-'));
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  // One PGlite directory for all four (one server process at a time), a copy of a created one:
+  // creating a new cluster is the slow part of PGlite's start-up.
+  let dataDir: string;
+  before(async () => (dataDir = await seededTodoFolder('todo-era-')));
+  after(() => dataDir && rmSync(dataDir, { recursive: true, force: true }));
 
   for (const kind of ['stdio', 'http'] as TransportKind[]) {
     for (const era of ERAS) {
