@@ -3,7 +3,20 @@
 // Devices present the listener's token as the firmware does (Authorization: Bearer / MQTT password).
 import assert from 'node:assert/strict';
 import { until } from '../helpers/wait';
-import { captureLogs, helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, type FlowNode, fromRuntime } from '../helpers/runtime';
+import {
+  captureLogs,
+  helper,
+  load,
+  nextMessage,
+  nextMessages,
+  send,
+  sleep,
+  startRuntime,
+  stopRuntime,
+  type FlowNode,
+  fromRuntime,
+  setFlows,
+} from '../helpers/runtime';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { createServer } from 'node:net';
 import { freePort } from '../peers/free-port';
@@ -222,7 +235,7 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     await r;
     const tab = { id: 'test-tab', type: 'tab', label: 'test' };
     const changed = flow({ path: '/devices/' }).map((n) => (n.type === 'mcp-server' || n.type === 'esp32-listener' ? n : { ...n, z: tab.id }));
-    await helper.setFlows([tab, ...changed], 'nodes');
+    await setFlows([tab, ...changed], 'nodes');
     assert.equal((await a.closed).code, 1001);
     const onNewPath = await XiaozhiWsDevice.connect({
       url: helper.url().replace('http', 'ws') + '/devices/',
@@ -363,12 +376,12 @@ describe('esp32-listener and esp32-mcp-in nodes (real runtime)', function () {
     await ready;
     assert.equal(openListener()!.port, port);
     // remove the event node: the mcp-server still uses the listener, so it keeps listening
-    await helper.setFlows(placed(flow({ port, bind: '127.0.0.1' }).filter((n) => n.id !== 'in')), 'full', creds);
+    await setFlows(placed(flow({ port, bind: '127.0.0.1' }).filter((n) => n.id !== 'in')), 'full', creds);
     for (let i = 0; i < 200 && !openListener()?.port; i++) await sleep(25);
     assert.equal(openListener()?.port, port);
     // remove every user; the listener config node itself stays in the flow
     const usersGone = flow({ port, bind: '127.0.0.1' }).filter((n) => n.id === 'lst' || n.id === 'events');
-    await helper.setFlows(placed(usersGone), 'full', creds);
+    await setFlows(placed(usersGone), 'full', creds);
     assert.ok(helper.getNode('lst'), 'the listener config node is still deployed');
     assert.equal(openListener(), undefined);
     const probe = createServer();

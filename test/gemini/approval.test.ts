@@ -6,7 +6,7 @@
 // destructiveHint, and a redeploy while a call waits. The Home Assistant specs run once per Home
 // Assistant generation with the approval rules written as before 2026.9 (`HassTurnOff`): a rule must
 // keep asking when the server renames its tools (`intent__HassTurnOff`).
-import { fromRuntime } from '../helpers/runtime';
+import { fromRuntime, setFlows } from '../helpers/runtime';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -264,7 +264,7 @@ function describeApprovals(generation: HaGeneration) {
         helper.getNode('agent').receive({ payload: 'Unlock the front door', marker: 'waiting' });
         await asked;
         const { flow, credentials } = agentFlow({ fake, servers: [haServer(ha)], agent: { approval: 'HassTurnOff', name: 'changed' } });
-        await helper.setFlows(flow, 'full', credentials);
+        await setFlows(flow, 'full', credentials);
         const deadline = Date.now() + 5000;
         const ended = () => completed.find((c) => c.node === 'agent' && c.msg?.marker === 'waiting');
         while (!ended() && Date.now() < deadline) await sleep(20);

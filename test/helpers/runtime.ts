@@ -62,6 +62,32 @@ export function nextMessages(nodeId: string, count = 1, ms = 30000): Promise<any
   });
 }
 
+/**
+ * A deploy into the running runtime ("full", "flows" or "nodes", as the editor's Deploy button),
+ * resolved when the new flows have started. helper.setFlows gives them 300 ms, which a busy
+ * machine overruns (a node whose close cancels a call takes longer): a failed spec that left the
+ * runtime half-deployed for the next one. Listening before the deploy also cannot miss the event.
+ */
+export async function setFlows(flow: unknown[], type: 'full' | 'flows' | 'nodes' = 'full', credentials: Record<string, unknown> = {}): Promise<void> {
+  const { _events: events, _redNodes: nodes } = helper as any;
+  let stopWaiting = () => {};
+  const started = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the deployed flows did not start within 30 s`)), 30_000);
+    const onStarted = () => resolve();
+    stopWaiting = () => {
+      clearTimeout(timer);
+      events.off('flows:started', onStarted);
+    };
+    events.on('flows:started', onStarted);
+  });
+  try {
+    await nodes.setFlows(flow, credentials, type);
+    await started;
+  } finally {
+    stopWaiting();
+  }
+}
+
 export const nextMessage = (nodeId: string, ms?: number) => nextMessages(nodeId, 1, ms).then((m) => m[0]);
 
 /** The next message a helper node receives with this topic; others pass by (progress beside input requests). */

@@ -20,10 +20,15 @@ export interface Runtime {
   missing?: string;
 }
 
+/**
+ * The runtimes to install into: both, unless TEST_INSTALL_RUNTIMES=addon (`npm test`, which keeps
+ * the add-on's runtime, where palette installs happen; `npm run test:all` and CI install into both).
+ */
 export function runtimes(): Runtime[] {
   const nr5: Runtime = { name: 'Node 24 + Node-RED 5', node: join(NR5, '.bin', 'node'), redJs: join(NR5, 'node-red', 'red.js') };
   if (!existsSync(nr5.redJs) || !existsSync(nr5.node))
     nr5.missing = 'Node 24 + Node-RED 5 are not installed in .tools/nr5 (npm test installs them: node scripts/test-tools.mjs)';
+  if (process.env.TEST_INSTALL_RUNTIMES === 'addon') return [nr5];
   return [{ name: 'Node 20 + Node-RED 4.1', node: process.execPath, redJs: require.resolve('node-red/red.js') }, nr5];
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { FASTMCP_TODO_SCHEMAS } from '../peers/fastmcp-todo/schemas';
 import { fastmcpStdio, startFastmcpHttp, type FastmcpHttp } from '../peers/fastmcp-todo';
 import { alive, logEntries } from '../peers/lifecycle-log';
-import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
+import { helper, load, nextMessage, send, startRuntime, stopRuntime, setFlows } from '../helpers/runtime';
 import { until } from '../helpers/wait';
 
 const FASTMCP_VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', 'node_modules', 'fastmcp', 'package.json'), 'utf8')).version;
@@ -116,7 +116,7 @@ for (const transport of ['stdio', 'http'] as const) {
         const pids = logEntries(pidLog, 'ready');
         const pid = pids[pids.length - 1];
         assert.ok(pid && alive(pid), `the fastmcp child runs while the flow uses it (${readFileSync(pidLog, 'utf8')})`);
-        await helper.setFlows([{ id: 'test-tab', type: 'tab', label: 'test' }] as any);
+        await setFlows([{ id: 'test-tab', type: 'tab', label: 'test' }] as any);
         await until(`fastmcp child ${pid} to exit`, () => !alive(pid));
       });
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { helper, load, mcpNodes, nextMessage, send, startRuntime, stopRuntime, until } from '../helpers/runtime';
+import { helper, load, mcpNodes, nextMessage, send, startRuntime, stopRuntime, until, setFlows } from '../helpers/runtime';
 import { alive, readLog } from '../peers/lifecycle-log';
 
 function serverNode(logFile: string) {
@@ -111,7 +111,7 @@ describe('session lifecycle', function () {
     send('call', { tool: 'wait', payload: {} });
     await until('the call running on the server', () => /started/.test(readLog(logFile)));
     // Redeploy only the call node; the server config node and its session stay.
-    await helper.setFlows(
+    await setFlows(
       [
         { id: 'test-tab', type: 'tab', label: 'test' },
         serverNode(logFile),
@@ -138,10 +138,10 @@ describe('session lifecycle', function () {
     assert.ok(alive(pid), 'the server runs while a node uses it');
 
     // Remove the user nodes only (a "modified nodes" deploy): the config node stays, its session ends.
-    await helper.setFlows([tab, server, { id: 'out', type: 'helper', z: 't1' }] as any, 'nodes');
+    await setFlows([tab, server, { id: 'out', type: 'helper', z: 't1' }] as any, 'nodes');
     await until(`server ${pid} to exit`, () => !alive(pid));
 
-    await helper.setFlows([tab, server, ...users] as any, 'nodes');
+    await setFlows([tab, server, ...users] as any, 'nodes');
     assert.deepEqual(await list(), ['add-tool', 'wait', 'exit']);
     const after = pids();
     assert.equal(after.length, 2, `a second server process: ${after}`);

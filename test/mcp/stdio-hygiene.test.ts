@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, killStubbornPids, stubbornStdioCommand, waitForStubbornPids } from '../peers/stubborn-stdio';
-import { helper, load, nextMessage, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { load, nextMessage, send, sleep, startRuntime, stopRuntime, setFlows } from '../helpers/runtime';
 
 function stubbornFlow(pidFile: string, name = 'stubborn') {
   const cmd = stubbornStdioCommand(pidFile);
@@ -62,7 +62,7 @@ describe('stdio process hygiene', function () {
 
   it('removing the node kills the whole process group', async () => {
     const pids = await startStubborn('remove');
-    await helper.setFlows([{ id: 'test-tab', type: 'tab', label: 'empty' }] as any);
+    await setFlows([{ id: 'test-tab', type: 'tab', label: 'empty' }] as any);
     const alive = await waitGone([pids.shell, pids.server, pids.grandchild]);
     assert.deepEqual(alive, [], `still alive after removal: ${alive.join(', ')}`);
   });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { everythingStdio, startEverything, type EverythingServer } from '../peers/everything';
 import { HA_GENERATIONS, haFixtures, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { load, nextMessages, send, sleep, startRuntime, stopRuntime, helper, type FlowNode } from '../helpers/runtime';
+import { load, nextMessages, send, sleep, startRuntime, stopRuntime, helper, type FlowNode, setFlows } from '../helpers/runtime';
 
 const promptNodes = [require('../../nodes/mcp-prompt/index.ts'), require('../../nodes/mcp-resource/index.ts')];
 
@@ -201,7 +201,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const seen: any[] = [];
       const tab = { id: 'test-tab', type: 'tab', label: 'test' };
       const kept = [...flow(server), { id: 'updates', type: 'helper' }].map((n) => (n.type === 'mcp-server' ? n : { ...n, z: tab.id }));
-      await helper.setFlows([tab, ...kept] as any);
+      await setFlows([tab, ...kept] as any);
       helper.getNode('updates').on('input', (m: any) => seen.push(m));
       await sleep(6000);
       assert.deepEqual(seen, []);

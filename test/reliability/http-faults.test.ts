@@ -4,7 +4,7 @@
 // timeout, garbage replies, a host name that does not resolve, and cancellation when a node closes.
 import assert from 'node:assert/strict';
 import { startHostileHttpServer, type HostileHttpServer } from '../peers/hostile-http-server';
-import { helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime } from '../helpers/runtime';
+import { helper, load, nextMessage, nextMessages, send, sleep, startRuntime, stopRuntime, setFlows } from '../helpers/runtime';
 
 function flow(server: Record<string, unknown>, tool = 'echo') {
   return [
@@ -96,7 +96,7 @@ describe('HTTP faults end in an output or a Catch, with a message that names the
     // Redeploy only the call node ("modified nodes" deploy): the session stays, the call is cancelled.
     const tab = { id: 'test-tab', type: 'tab', label: 'test' };
     const changed = nodes.map((n) => (n.type === 'mcp-server' ? n : { ...n, z: tab.id, ...(n.id === 'call' ? { name: 'changed' } : {}) }));
-    await helper.setFlows([tab, ...changed] as any, 'nodes');
+    await setFlows([tab, ...changed] as any, 'nodes');
     let deadline = Date.now() + 5000;
     while (peer.cancelled.length === 0 && Date.now() < deadline) await sleep(20);
     assert.equal(peer.cancelled.length, 1, 'the server was told the call is cancelled');

@@ -3,7 +3,7 @@
 // endpoint path takes the old route away (404) instead of leaving it served.
 import { until } from '../helpers/wait';
 import assert from 'node:assert/strict';
-import { helper } from '../helpers/runtime';
+import { helper, setFlows } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, type FlowNode } from './harness';
 
 const TOKEN = 'redeploy-token';
@@ -16,7 +16,7 @@ const flowWith = (toolName: string, path = '/mcp'): FlowNode[] => [
 const credentials = { ep: { tokens: TOKEN } };
 
 async function redeploy(flow: FlowNode[], type: 'nodes' | 'full'): Promise<void> {
-  await helper.setFlows(flow as any, type, credentials as any);
+  await setFlows(flow as any, type, credentials as any);
 }
 
 const waitFor = (predicate: () => boolean, what: string, ms = 5000) => until(what, predicate, ms);
