@@ -34,6 +34,19 @@ export const NOT_ON_NODE24 = [
  */
 export const RUNTIME_SPECS = ['test/browser/**', 'test/examples/**', 'test/security/**', 'test/admin-*.test.ts', 'test/settings-*.test.ts'];
 
+/**
+ * The editor in a real browser: `npm test` runs these once, on Node-RED 5 (the add-on's editor, the
+ * one palette users meet), and `npm run test:all` on both runtimes. Those in NOT_ON_NODE24 start
+ * their own Node-RED 5 and stay on the first runtime.
+ */
+export const EDITOR_SPECS = ['test/browser/**'];
+
+/** The files `npm test` (`all` false) or `npm run test:all` runs on Node 20 + Node-RED 4.1. */
+export function floorRuntimeFiles(files, all) {
+  if (all) return files;
+  return files.filter((f) => !matching([f], EDITOR_SPECS).length || matching([f], NOT_ON_NODE24).length);
+}
+
 /** Every `*.test.ts` under test/, as paths relative to root with forward slashes. */
 export function specFiles(root, dir = join(root, 'test')) {
   const found = [];
