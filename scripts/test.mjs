@@ -113,7 +113,12 @@ const checks = Promise.all([captured('type check', npm, ['run', '--silent', 'typ
 const runtimes = [
   // npm test installs the packed package into the add-on's runtime only (test/install); --all into both.
   // and the editor specs run on Node-RED 5 only (EDITOR_SPECS).
-  { name: 'Node 20 + Node-RED 4.1', node: process.execPath, env: all ? {} : { TEST_INSTALL_RUNTIMES: 'addon' }, files: floorRuntimeFiles(specFiles(root), all) },
+  {
+    name: 'Node 20 + Node-RED 4.1',
+    node: process.execPath,
+    env: all ? {} : { TEST_INSTALL_RUNTIMES: 'addon' },
+    files: floorRuntimeFiles(specFiles(root), all),
+  },
   {
     name: 'Node 24 + Node-RED 5',
     node: node24,
