@@ -138,7 +138,10 @@ describe('voice: a conversation over MQTT + UDP', () => {
       voice.udp.sendRaw(forged); // right header, wrong key: decrypts to garbage Opus
       for (const f of frames) voice.sendOpusPacket(f);
       voice.udp.sendRaw(Buffer.concat([nonce, Buffer.alloc(3)])); // len field says 0, body says 3
-      await new Promise((r) => setTimeout(r, 100));
+      // Every datagram read before the stop (another channel) ends the turn, however busy the machine:
+      // the forged one (right header: decrypted, then fails to decode) and the real frames but the
+      // first, which carries the sequence number the forged one took (a replay, dropped before).
+      await waitFor(() => ((server.conversations[0]?.stats.packetsIn ?? 0) >= frames.length ? true : undefined), 'every datagram read');
       voice.listenStop();
       const [u] = await waitFor(() => (record.utterances.length ? record.utterances : undefined), 'an utterance');
       assert.ok(Math.abs(u.durationMs - SPEECH_MS) <= 60, 'the real speech arrived whole');
