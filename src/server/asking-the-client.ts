@@ -23,7 +23,9 @@ export interface ClientAnswer {
 /** How this call's client is reached for input: during the call (2025), or by its retry (2026-07-28). */
 export type ClientInput =
   | { kind: 'during-call'; ask(params: Record<string, unknown>): Promise<{ action: string; content?: Record<string, unknown> }> }
-  | { kind: 'retry'; seal(handle: string): Promise<string> };
+  | { kind: 'retry'; seal(handle: string): Promise<string> }
+  // A call that may become a task (2026-07-28 tasks extension): which way it goes is known only when the flow asks.
+  | { kind: 'deferred'; current(): Exclude<ClientInput, { kind: 'deferred' }> | undefined };
 
 /** The key of our one embedded request in `inputRequests` / `inputResponses`. */
 const KEY = 'input';

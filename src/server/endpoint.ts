@@ -12,6 +12,7 @@ import type { ResourceRequest } from './flow-resources';
 import { servePromptsAndResources } from './prompts-resources-serving';
 import { callHandleCodec, serveToolCalls } from './tool-call-serving';
 import { FlowTasks, TASKS_CAPABILITY } from './flow-tasks';
+import { ExtensionTasks } from './flow-tasks-extension';
 import type { GraphTools, Tool, ToolAnswer, ToolCall } from './types';
 
 export type { GraphTools } from './types';
@@ -31,6 +32,8 @@ export class McpEndpoint {
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
   readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
+  /** 2026-07-28 tasks outlive the request that made them, so the endpoint keeps them. */
+  readonly extensionTasks = new ExtensionTasks();
   private readonly updateListeners = new Set<(uri: string) => void>();
 
   constructor(readonly options: EndpointOptions) {}
@@ -74,7 +77,7 @@ export class McpEndpoint {
   /** A fresh SDK server for one serving unit: `modern` serves one 2026-07-28 request, `legacy` a 2025 session or link. */
   createServer(era: 'legacy' | 'modern' = 'legacy'): Server {
     // Tasks (2025-11-25) live as long as the session that made them: no other client reaches them.
-    const tasks = era === 'legacy' ? new FlowTasks() : undefined;
+    const tasks = era === 'legacy' ? new FlowTasks() : this.extensionTasks;
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
@@ -82,7 +85,7 @@ export class McpEndpoint {
           tools: { listChanged: true },
           prompts: { listChanged: true },
           resources: { listChanged: true, subscribe: true },
-          ...(tasks ? { tasks: TASKS_CAPABILITY } : {}),
+          ...(era === 'legacy' ? { tasks: TASKS_CAPABILITY } : { extensions: ExtensionTasks.capability }),
         },
         instructions: this.options.instructions || undefined,
         // A 2026-07-28 retry brings back a call handle sealed by this endpoint (tool-call-serving.ts).
@@ -90,18 +93,17 @@ export class McpEndpoint {
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
-    const asTask = tasks && { tasks, limitOf: (name: string) => this.taskLimitOf(name) };
+    const asTask = { tasks, limitOf: (name: string) => this.taskLimitOf(name) };
     serveToolCalls(server, era, (name, args, call) => this.callTool(name, args, call), this.pending, this.callHandles, asTask);
-    if (tasks) {
-      tasks.serve(server);
-      server.onclose = () => tasks.close();
-    }
+    tasks.serve(server);
+    if (tasks instanceof FlowTasks) server.onclose = () => tasks.close();
     servePromptsAndResources(server, this, era);
     return server;
   }
 
   close(reason: string): void {
     this.pending.closeAll(reason);
+    this.extensionTasks.close();
     this.pendingPrompts.closeAll(reason);
     this.pendingReads.closeAll(reason);
     this.tools.close();

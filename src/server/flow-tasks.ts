@@ -7,7 +7,7 @@
 // Tasks belong to the serving unit that created them (one 2025 session): no other client can see,
 // read or cancel them, and they are cancelled when the session ends. The SDK we build on keeps the
 // tasks vocabulary of 2025-11-25 but no runtime for it, so the four requests are answered here.
-// 2026-07-28 moved tasks into an extension the SDK does not serve yet; modern requests are ordinary.
+// 2026-07-28 moved tasks into an extension: flow-tasks-extension.ts serves that revision.
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { errorResult, isToolResult, type CallToolResult, type ProgressUpdate, type ToolAnswer } from './types';

@@ -44,18 +44,19 @@ export class PendingCalls extends PendingRequests<ToolAnswer, WaitingCall> {
   async ask(handle: string, request: FlowInputRequest, failed: (err: Error) => void): Promise<void> {
     const call = this.requestOf(handle);
     if (!call) throw new Error('this call is no longer waiting (answered, timed out or cancelled), so its client cannot be asked');
-    if (!call.input)
+    const input = call.input?.kind === 'deferred' ? call.input.current() : call.input;
+    if (!input)
       throw new Error(
         `the client ${call.client.name ?? '(unnamed)'} did not say it can answer input requests (no elicitation capability); answer the call instead`,
       );
-    if (call.input.kind === 'retry') {
-      const sealed = await call.input.seal(handle);
+    if (input.kind === 'retry') {
+      const sealed = await input.seal(handle);
       if (!this.detach(handle, inputRequiredResult(request, sealed), call.inputWaitMs, personTimedOut(call)))
         throw new Error('this call is no longer waiting for the client');
       return;
     }
     this.restartTimer(handle, undefined, call.inputWaitMs, personTimedOut(call));
-    call.input.ask(elicitParams(request)).then(
+    input.ask(elicitParams(request)).then(
       (result) => {
         if (this.requestOf(handle) !== call) return; // answered, timed out or cancelled while the person thought
         this.restartTimer(handle);

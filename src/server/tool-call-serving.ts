@@ -8,6 +8,7 @@ import { callerOf } from './caller';
 import { answerInResponses, type ClientInput } from './asking-the-client';
 import type { PendingCalls } from './pending-calls';
 import type { FlowTasks } from './flow-tasks';
+import { declaresTasks, type ExtensionTasks } from './flow-tasks-extension';
 import { errorResult, type ToolAnswer, type ToolCall } from './types';
 
 type CallOf = (name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>) => Promise<ToolAnswer>;
@@ -22,11 +23,17 @@ export function callHandleCodec() {
 }
 export type CallHandleCodec = ReturnType<typeof callHandleCodec>;
 
-/** Long-running flow tools on a 2025 session: who keeps the tasks, and each tool's task limit. */
+/** Long-running flow tools: who keeps the tasks (a 2025 session's, or the endpoint's for 2026-07-28), and each tool's task limit. */
 export interface TaskServing {
-  tasks: FlowTasks;
+  tasks: FlowTasks | ExtensionTasks;
   limitOf(name: string): number | undefined;
 }
+
+/**
+ * On 2026-07-28 a Long-running call stays an ordinary call this long: a flow that answers or asks
+ * the person within it is answered directly; after it the client gets the task.
+ */
+export const TASK_AFTER_MS = 500;
 
 export function serveToolCalls(
   server: Server,
@@ -40,11 +47,15 @@ export function serveToolCalls(
     const params = request.params;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const call = callContext(server, ctx, params._meta?.progressToken, era, codec);
-    const limitMs = asTask && (params as { task?: unknown }).task !== undefined ? asTask.limitOf(params.name) : undefined;
+    if (era === 'modern' && asTask && declaresTasks(ctx)) {
+      const limitMs = asTask.limitOf(params.name);
+      if (limitMs !== undefined) return callMaybeAsTask(asTask.tasks as ExtensionTasks, limitMs, ctx, params.name, args, call, callTool, pending) as never;
+    }
+    const limitMs = era === 'legacy' && asTask && (params as { task?: unknown }).task !== undefined ? asTask.limitOf(params.name) : undefined;
     if (asTask && limitMs !== undefined) {
       // Answered at once with the task; the flow's answer becomes its result. The call's own
       // request has ended by then, so progress goes into the task's status and no input can be asked.
-      return asTask.tasks.start(limitMs, (taskId, signal, progress) =>
+      return (asTask.tasks as FlowTasks).start(limitMs, (taskId, signal, progress) =>
         callTool(params.name, args, { ...call, signal, input: undefined, taskId, progress: async (u) => progress(u) }),
       ) as never;
     }
@@ -63,6 +74,51 @@ export function serveToolCalls(
       return errorResult(err instanceof Error ? err.message : String(err));
     }
   });
+}
+
+/**
+ * A Long-running tool called by a client with the tasks extension (2026-07-28): the same call, with
+ * a task id, a signal the task controls, and the flow's questions and progress going wherever the
+ * call is by then (the ordinary request, or the task). A retry that brings the person's answer to
+ * an ordinary question may become a task the same way.
+ */
+async function callMaybeAsTask(
+  tasks: ExtensionTasks,
+  limitMs: number,
+  ctx: ServerContext,
+  name: string,
+  args: Record<string, unknown>,
+  call: Omit<ToolCall, 'tool' | 'arguments'>,
+  callTool: CallOf,
+  pending: PendingCalls,
+): Promise<unknown> {
+  const taskable = tasks.begin(ctx, limitMs);
+  const ordinary = call.input;
+  const asCall: Omit<ToolCall, 'tool' | 'arguments'> = {
+    ...call,
+    taskId: taskable.taskId,
+    signal: taskable.signal,
+    progress: (u) => taskable.progress(u, call.progress),
+    input: {
+      kind: 'deferred',
+      current: () => {
+        const task = taskable.asTask();
+        // The task's questions are elicitations too: only for a client that said it can answer them.
+        if (task) return ordinary ? { kind: 'during-call', ask: task.ask } : undefined;
+        if (ordinary) taskable.keepOrdinary();
+        return ordinary as Exclude<typeof ordinary, { kind: 'deferred' }>;
+      },
+    },
+  };
+  const resumed = ctx.mcpReq.requestState<{ handle?: string }>();
+  const answer = resumed?.handle
+    ? (pending.resume(resumed.handle, { ...asCall, tool: name, arguments: args }, answerInResponses(ctx.mcpReq.inputResponses)) ??
+      Promise.resolve(errorResult(`The call of ${name} is no longer waiting for this answer (it timed out or was answered): call the tool again.`)))
+    : callTool(name, args, asCall).catch((err: unknown) => {
+        if (err instanceof ProtocolError) throw err;
+        return errorResult(err instanceof Error ? err.message : String(err));
+      });
+  return taskable.settle(answer, TASK_AFTER_MS);
 }
 
 function callContext(

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { helper } from '../helpers/runtime';
 import { waitFor } from '../helpers/wait';
-import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf, type FlowNode } from './harness';
+import { baseUrl, connect, disconnect, heldCalls, loadFlow, pendingCount, startEndpointRuntime, stopEndpointRuntime, textOf, type FlowNode } from './harness';
 import { McpSession } from '../../src/mcp/session';
 import type { TaskUpdate } from '../../src/mcp/task-call';
 
@@ -27,12 +27,6 @@ function flow(): FlowNode[] {
   ];
 }
 
-/** The calls the flow holds, answered (or not) by the test through mcp-tool-out. */
-function heldCalls(): any[] {
-  const held: any[] = [];
-  helper.getNode('held').on('input', (msg: any) => held.push(msg));
-  return held;
-}
 const answer = (msg: any, payload: unknown, topic?: string) => helper.getNode('out').receive({ ...msg, payload, ...(topic ? { topic } : {}) });
 /** Polls an asynchronous check (a request to the server) until it holds. */
 async function poll(what: string, check: () => Promise<boolean>, ms = 10_000): Promise<void> {
@@ -42,7 +36,6 @@ async function poll(what: string, check: () => Promise<boolean>, ms = 10_000): P
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const pendingCount = () => helper.getNode('ep').endpoint.pending.size as number;
 
 async function v1Client(): Promise<{ client: V1Client; close(): Promise<void> }> {
   const transport = new V1Transport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });

@@ -76,3 +76,13 @@ export function textOf(result: { content?: unknown }): string {
     .map((c) => c.text)
     .join('');
 }
+
+/** The calls a flow holds in its `helper` node `held`, answered (or not) by the test through mcp-tool-out `out`. */
+export function heldCalls(): any[] {
+  const held: any[] = [];
+  helper.getNode('held').on('input', (msg: any) => held.push(msg));
+  return held;
+}
+
+/** How many calls the endpoint `ep` still waits on. */
+export const pendingCount = () => helper.getNode('ep').endpoint.pending.size as number;

@@ -26,9 +26,22 @@ const TOOL_SCENARIOS = [
   'server-sse-multiple-streams',
   'dns-rebinding-protection',
 ];
+/** The tasks extension (io.modelcontextprotocol/tasks, 2026-07-28): Long-running flow tools. */
+const TASK_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
 export const SERVER_SCENARIOS: Record<'2025-11-25' | '2026-07-28', string[]> = {
   '2025-11-25': ['server-initialize', 'server-session-lifecycle', 'ping', ...TOOL_SCENARIOS],
-  '2026-07-28': ['server-stateless', ...TOOL_SCENARIOS, 'caching', 'http-header-validation'],
+  '2026-07-28': ['server-stateless', ...TOOL_SCENARIOS, 'caching', 'http-header-validation', ...TASK_SCENARIOS],
 };
 // Not run: http-custom-header-server-validation (x-mcp-header tool annotations, SEP-2243, are not
 // something mcp-tool-in declares), and every resources/prompts/logging/completion/sampling/
@@ -46,6 +59,8 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'sep-2549-prompts-list-caching-hints': 'the endpoint serves no prompts (prompts/list is -32601)',
   'sep-2549-resources-list-caching-hints': 'the endpoint serves no resources (resources/list is -32601)',
   'sep-2549-resources-templates-list-caching-hints': 'the endpoint serves no resource templates',
+  'sep-2663-server-returns-missing-capability-when-required':
+    'no flow tool requires a task: a Long-running mcp-tool-in stays callable the ordinary way by clients without the tasks extension',
 };
 
 export interface ServerCheck {
@@ -67,7 +82,20 @@ export const serverConformanceInstalled = () => existsSync(NODE22) && existsSync
 
 export function runServerScenario(url: string, scenario: string, specVersion: string, timeoutMs = 60000): Promise<ServerScenarioRun> {
   const outputDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-server-'));
-  const args = [CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', specVersion, '-o', outputDir];
+  // Extension scenarios (tasks-*) sit beside the spec's timeline: the suite runs them on request only.
+  const args = [
+    CLI,
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    scenario,
+    '--spec-version',
+    specVersion,
+    ...(scenario.startsWith('tasks-') ? ['--force'] : []),
+    '-o',
+    outputDir,
+  ];
   return new Promise((resolvePromise) => {
     execFile(NODE22, args, { cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       const checks: ServerCheck[] = [];
