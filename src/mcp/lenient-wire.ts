@@ -17,6 +17,8 @@ export interface LenientCapture {
   warnings: ListWarning[];
   /** The raw result of a tools/call that needed repair. */
   raw?: unknown;
+  /** A 2026-07-28 tools/call the server answered with a task (the tasks extension), as it came. */
+  task?: Record<string, unknown>;
 }
 
 export interface LenientWireOptions {
@@ -78,6 +80,7 @@ function repairResponse(pending: Map<string | number, Pending>, message: JSONRPC
   if (!request) return;
   pending.delete(m.id);
   if (!('result' in m)) return; // an error answer: the SDK reports it as it is
+  if (takeTask(m as { result: unknown }, request)) return;
   let warnings: ListWarning[];
   try {
     warnings = repairInPlace(m as { result: unknown }, request, options);
@@ -87,6 +90,27 @@ function repairResponse(pending: Map<string | number, Pending>, message: JSONRPC
   if (!warnings.length) return;
   if (request.capture) request.capture.warnings.push(...warnings);
   else options.onUncaptured(warnings);
+}
+
+/**
+ * The SDK's 2026 codec knows no `resultType: "task"` and would fail the call; the task goes to the
+ * caller's capture instead (task-call-extension.ts follows it) and the SDK gets an empty result.
+ */
+function takeTask(m: { result: unknown }, request: Pending): boolean {
+  const raw = m.result as Record<string, unknown> | null;
+  if (request.method !== 'tools/call' || !request.capture || raw?.resultType !== 'task') return false;
+  const { resultType: _envelope, ...task } = raw;
+  request.capture.task = task;
+  m.result = { resultType: 'complete', content: [] };
+  return true;
+}
+
+/** The task a tools/call of the current capture was answered with, once. */
+export function takeCreatedTask(): Record<string, unknown> | undefined {
+  const capture = captures.getStore();
+  const task = capture?.task;
+  if (capture) delete capture.task;
+  return task;
 }
 
 function repairInPlace(m: { result: unknown }, request: Pending, options: LenientWireOptions): ListWarning[] {

@@ -13,7 +13,7 @@ import { listAllTools } from './list-all-tools';
 import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
 import { schemaProblems } from './argument-validator';
-import { captureLeniency, readResponsesLeniently } from './lenient-wire';
+import { captureLeniency, readResponsesLeniently, takeCreatedTask } from './lenient-wire';
 import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
 import type {
@@ -34,6 +34,7 @@ import { SessionFeatures } from './session-features';
 import { InputRouter } from './input-requests';
 import { CallClock } from './call-clock';
 import { callAsTask, runsAsTask } from './task-call';
+import { TASKS_EXTENSION, followExtensionTask } from './task-call-extension';
 import { shorten } from '../text';
 
 export interface SessionLogger {
@@ -192,37 +193,46 @@ export class McpSession implements ToolProvider {
     // the SDK's timer is then only a backstop that also allows the input wait.
     const clock = asker ? new CallClock(timeout) : undefined;
     const onProgress = options.onProgress;
-    const asTask = (c: Connection) =>
-      callAsTask(c.client, name, args, {
+    // A task has its own deadline (asked of the server as its ttl on 2025-11-25); the person's answers count in it.
+    const limitMs = Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0);
+    const asTask = (c: Connection) => callAsTask(c.client, name, args, { timeoutMs: timeout, limitMs, signal: options.signal, onUpdate: options.onTaskUpdate });
+    // 2026-07-28: the server may answer any call with a task (the tasks extension); it is followed here.
+    const followed = (c: Connection) => (result: CallToolResult) => {
+      const task = takeCreatedTask();
+      if (!task) return result;
+      return followExtensionTask(c.client, name, task, {
         timeoutMs: timeout,
-        // A task has its own deadline (asked of the server as its ttl); the person's answers count in it.
-        limitMs: Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0),
+        limitMs,
         signal: options.signal,
         onUpdate: options.onTaskUpdate,
+        ask: asker && ((request) => asker(request)),
       });
+    };
     const call = (c: Connection) =>
       runsAsTask(
         c.client,
         this.cached?.tools.find((t) => t.name === name),
       )
         ? asTask(c)
-        : (c.client.callTool(
-            { name, arguments: args },
-            {
-              timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
-              resetTimeoutOnProgress: true,
-              // Progress keeps a call alive, but not forever.
-              maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-              signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
-              // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
-              onprogress: onProgress
-                ? (p) => {
-                    clock?.restart();
-                    onProgress(progressOf(p));
-                  }
-                : undefined,
-            },
-          ) as Promise<CallToolResult>);
+        : (
+            c.client.callTool(
+              { name, arguments: args },
+              {
+                timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
+                resetTimeoutOnProgress: true,
+                // Progress keeps a call alive, but not forever.
+                maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+                signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
+                // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
+                onprogress: onProgress
+                  ? (p) => {
+                      clock?.restart();
+                      onProgress(progressOf(p));
+                    }
+                  : undefined,
+              },
+            ) as Promise<CallToolResult>
+          ).then(followed(c));
     if (!asker || !clock) return this.withConnection(call);
     return this.withConnection((c) =>
       this.inputs.run(
@@ -476,7 +486,11 @@ export class McpSession implements ToolProvider {
     });
     // Elicitation is offered in both modes: a call's node turns a request into a message and waits
     // for the flow's answer; a request no call can answer is declined (input-requests.ts).
-    const client = new Client(CLIENT_INFO, { capabilities: { elicitation: { form: {}, url: {} } }, ...versionOptions(this.settings.protocolVersion) });
+    const client = new Client(CLIENT_INFO, {
+      // The tasks extension (2026-07-28): a server may then answer a long call with a task, which callOnce follows.
+      capabilities: { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } },
+      ...versionOptions(this.settings.protocolVersion),
+    });
     client.setRequestHandler('elicitation/create', async (request) => ({ ...(await this.inputs.answer(request.params)) }));
     readResponsesLeniently(transport, {
       modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',

@@ -43,6 +43,17 @@ interface TaskWire {
   pollInterval?: unknown;
 }
 
+/** Hands the caller each change of a task's status or status message, once. */
+export function statusTeller(onUpdate: ((update: TaskUpdate) => void) | undefined): (task: TaskUpdate) => void {
+  let said = '';
+  return (task) => {
+    const key = `${task.status}\u0000${task.statusMessage ?? ''}`;
+    if (key === said) return;
+    said = key;
+    onUpdate?.({ taskId: task.taskId, status: task.status, ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}) });
+  };
+}
+
 /** Whether a call of this tool on this connection goes as a task. */
 export function runsAsTask(client: Client, tool: Tool | undefined): boolean {
   const support = (tool as { execution?: { taskSupport?: unknown } } | undefined)?.execution?.taskSupport;
@@ -60,13 +71,8 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
   // A server may run an optional-task tool at once and answer it as a plain call.
   if (!created.task) return created as CallToolResult;
   let task = readTask(created.task, name);
-  let said = '';
-  const tell = () => {
-    const key = `${task.status}\u0000${task.statusMessage ?? ''}`;
-    if (key === said) return;
-    said = key;
-    o.onUpdate?.({ taskId: task.taskId, status: task.status, ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}) });
-  };
+  const teller = statusTeller(o.onUpdate);
+  const tell = () => teller(task);
   tell();
   try {
     while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
@@ -95,18 +101,18 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
 }
 
 function readTask(wire: TaskWire, tool: string): TaskUpdate & { pollMs: number } {
+  return { ...readTaskStatus(wire, tool), pollMs: typeof wire.pollInterval === 'number' && wire.pollInterval > 0 ? wire.pollInterval : 1000 };
+}
+
+/** A task's id, status and status message as the server sent them, checked (both revisions). */
+export function readTaskStatus(wire: { taskId?: unknown; status?: unknown; statusMessage?: unknown }, tool: string): TaskUpdate {
   if (typeof wire.taskId !== 'string' || typeof wire.status !== 'string') {
     throw new McpNodeError(`"${tool}": the server's task has no taskId or status (${JSON.stringify(wire).slice(0, 200)})`, 'bad task', 'BAD_TASK');
   }
-  return {
-    taskId: wire.taskId,
-    status: wire.status as TaskStatus,
-    ...(typeof wire.statusMessage === 'string' ? { statusMessage: wire.statusMessage } : {}),
-    pollMs: typeof wire.pollInterval === 'number' && wire.pollInterval > 0 ? wire.pollInterval : 1000,
-  };
+  return { taskId: wire.taskId, status: wire.status as TaskStatus, ...(typeof wire.statusMessage === 'string' ? { statusMessage: wire.statusMessage } : {}) };
 }
 
-async function cancelQuietly(client: Client, taskId: string): Promise<void> {
+export async function cancelQuietly(client: Client, taskId: string): Promise<void> {
   try {
     await client.request({ method: 'tasks/cancel', params: { taskId } } as never, asSent as never, { timeout: 5000 } as never);
   } catch {
@@ -114,7 +120,7 @@ async function cancelQuietly(client: Client, taskId: string): Promise<void> {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
