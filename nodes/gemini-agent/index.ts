@@ -6,7 +6,6 @@ import { McpNodeError } from '../../src/errors';
 import { parseAgentSettings } from '../../src/gemini/agent-settings';
 import { AgentRunner } from '../../src/gemini/agent-runner';
 import { geminiDestination, rememberSecretDestination } from '../shared/secret-destinations';
-import { mcpExecutor } from '../../src/gemini/auto-executor';
 import { resolveApiKey } from '../../src/gemini/client';
 import { MaxStepsError } from '../../src/gemini/errors';
 import { FlowCallRouter, type FlowResult } from '../../src/gemini/flow-executor';
@@ -24,6 +23,7 @@ import { agentExtras, ownSystemInstruction } from './approval-and-prompt';
 import { agentServers, messageTools } from './servers';
 import { contextMemory } from './memory';
 import { registerAgentRoutes } from './routes';
+import { agentToolRunner } from './tool-executor';
 
 export = function register(RED: RED) {
   const t = translator(RED, 'gemini-agent');
@@ -42,6 +42,7 @@ export = function register(RED: RED) {
     const forgetDestination = rememberSecretDestination(node.id, geminiDestination(runner.settings.baseUrl));
     const extras = agentExtras(RED, def, env); // systemPrompt and approval
     const history = contextMemory(node);
+    const tools = agentToolRunner({ toolMode, router, timeoutMs, inputs: extras.inputs, signal: closing.signal });
     const { servers, missing } = agentServers(RED, def.servers);
     for (const s of servers) s.node.register(node);
     if (extras.problem) node.error(extras.problem);
@@ -54,6 +55,8 @@ export = function register(RED: RED) {
 
     handleInput(RED, node, async (msg, send) => {
       if (extras.takeApprovalAnswer(msg) || extras.takeInputAnswer(msg)) return; // releases a waiting call
+      if (msg.cancel === true || typeof msg.cancel === 'string')
+        return send([null, { ...msg, topic: 'cancel', payload: { cancelled: tools.cancel(msg.cancel) } }]);
       if (typeof msg._agent === 'string') {
         // A tool result coming back from the flow, never a new prompt.
         if (!router.isCorrelation(msg._agent) || !router.deliver(msg._agent, msg as FlowResult)) {
@@ -83,15 +86,7 @@ export = function register(RED: RED) {
           contents: [...earlier, ...prompt],
           systemInstruction,
           catalog,
-          executor: extras.guard(
-            toolMode === 'flow'
-              ? router.executor((call) => send([null, { ...call }]), timeoutMs)
-              : mcpExecutor({
-                  onInputRequest: (r) => extras.inputs.ask(r, closing.signal, (m) => send([null, null, { ...m, gemini: { sessionId: session } }])),
-                  inputTimeoutMs: extras.inputs.timeoutMs,
-                }),
-            (request) => send([null, null, { ...request }]),
-          ),
+          executor: extras.guard(tools.executor(session, send), (request) => send([null, null, { ...request }])),
           signal: closing.signal,
           onText: (text, step) => send([null, { ...msg, topic: 'chunk', payload: text, gemini: { step, sessionId: session } }]),
         });

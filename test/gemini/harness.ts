@@ -34,6 +34,7 @@ export interface ServerDef {
   prefix?: string;
   include?: string;
   exclude?: string;
+  protocolVersion?: string;
 }
 
 export interface AgentFlowOptions {
@@ -58,6 +59,7 @@ export function agentFlow(options: AgentFlowOptions): { flow: any[]; credentials
       url: s.url,
       command: s.command,
       args: s.args,
+      ...(s.protocolVersion ? { protocolVersion: s.protocolVersion } : {}),
     })),
     {
       id: 'agent',
