@@ -5,6 +5,7 @@
 //
 //   http floor        http in → http response, no MCP: what Node-RED itself costs
 //   mcp-call-tool     http in → our mcp-call-tool (arguments checked against the tool's schema) → http response
+//   ..., not checked  the same node with its argument check off: what the check costs
 //   peer mcp-tool-call  the same through node-red-contrib-mcp's mcp-tool-call (PEER_MCP_PACKAGE=<folder>)
 //   bare SDK v2       the @modelcontextprotocol/client this package bundles, called directly
 //   bare SDK v1       the SDK 1.x client (the peer's, else whichever node_modules holds), directly
@@ -103,6 +104,10 @@ async function main() {
       { id: 'ours-in', type: 'http in', z, url: '/ours', method: 'post', wires: [['ours-call']] },
       { id: 'ours-call', type: 'mcp-call-tool', z, server: 'srv', tool: 'tool-01', wires: [['ours-out'], []] },
       { id: 'ours-out', type: 'http response', z, wires: [] },
+      // The same node with argument checking off: what the check costs.
+      { id: 'lax-in', type: 'http in', z, url: '/lax', method: 'post', wires: [['lax-call']] },
+      { id: 'lax-call', type: 'mcp-call-tool', z, server: 'srv', tool: 'tool-01', validate: false, wires: [['lax-out'], []] },
+      { id: 'lax-out', type: 'http response', z, wires: [] },
       { id: 'catch', type: 'catch', z, scope: null, wires: [['fail-out']] },
       { id: 'fail-out', type: 'http response', z, statusCode: '500', wires: [] },
     ];
@@ -124,6 +129,7 @@ async function main() {
     const add = (name: string, call: CallFn, inNodeRed: boolean) => systems.push({ name, call, inNodeRed, latencies: [], throughputs: [], cpuMsPerCall: [] });
     add('http floor (no MCP)', flowPost(base, '/floor'), true);
     add('mcp-call-tool (ours)', flowPost(base, '/ours'), true);
+    add('mcp-call-tool, arguments not checked', flowPost(base, '/lax'), true);
     if (peerFolder) add('node-red-contrib-mcp mcp-tool-call', flowPost(base, '/peer'), true);
     add(
       'bare SDK v2 client',

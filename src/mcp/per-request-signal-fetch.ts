@@ -6,27 +6,35 @@
 // listener however many requests run on it, that listener aborts the requests still open, and a
 // request leaves the open set as soon as it ends: fetch failed, body read to the end, body
 // cancelled or errored, or (as a last resort) the response garbage collected unread.
+import { WholeResponse, asResponse } from './whole-response';
+
 type Fetch = typeof fetch;
 
-/** The requests still open on each caller signal; the signal's one listener aborts them. */
-const openRequests = new WeakMap<AbortSignal, Set<AbortController>>();
+/** What to do for each request still open on a caller signal; the signal's one listener runs them. */
+const openRequests = new WeakMap<AbortSignal, Set<() => void>>();
 
-function requestsOn(signal: AbortSignal): Set<AbortController> {
+/**
+ * Runs `onAbort` when `signal` aborts, through one listener per signal however many requests wait
+ * on it. Returns the release: call it when the request ends.
+ */
+export function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
   let open = openRequests.get(signal);
   if (!open) {
-    const set = new Set<AbortController>();
+    const set = new Set<() => void>();
     open = set;
     openRequests.set(signal, set);
     signal.addEventListener(
       'abort',
       () => {
-        for (const c of set) c.abort(signal.reason);
+        for (const abort of set) abort();
         set.clear();
       },
       { once: true },
     );
   }
-  return open;
+  const entry = () => onAbort();
+  open.add(entry);
+  return () => open.delete(entry);
 }
 
 /** Drops a request from its signal's open set when a response nobody read is collected. */
@@ -40,18 +48,9 @@ export type WholeReply = (input: string | URL | Request, init: RequestInit | und
 
 export const copyReply: WholeReply = (_input, _init, response, text) => replyCopy(response, text);
 
-const NULL_BODY = new Set([101, 204, 205, 304]);
-
 /** A response with the same status, headers and URL whose body is `text`. */
 export function replyCopy(response: Response, text: string): Response {
-  const copy = new Response(NULL_BODY.has(response.status) ? null : text, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  // The SDK reads `url` to describe redirects; a constructed Response has none of its own.
-  Object.defineProperty(copy, 'url', { value: response.url });
-  return copy;
+  return asResponse(new WholeResponse(response.status, response.statusText, response.headers, response.url, text));
 }
 
 export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = copyReply): Fetch {
@@ -63,14 +62,7 @@ export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = c
     }
     const own = new AbortController();
     if (callerSignal.aborted) own.abort(callerSignal.reason);
-    const open = requestsOn(callerSignal);
-    open.add(own);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      open.delete(own);
-    };
+    const release = whenAborted(callerSignal, () => own.abort(callerSignal.reason));
     let response: Response;
     try {
       response = await base(input, { ...init, signal: own.signal });

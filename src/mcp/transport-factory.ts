@@ -1,6 +1,7 @@
 // Builds the SDK transport for a server's settings. The bearer token and extra headers go on every
 // HTTP request, the legacy SSE GET included (the SSE transport applies requestInit headers there).
 import { perRequestSignalFetch } from './per-request-signal-fetch';
+import { leanFetch } from './lean-post';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
 import { readableReply } from './readable-reply-fetch';
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './sdk';
@@ -36,7 +37,8 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
   return new StreamableHTTPClientTransport(url, {
     requestInit,
     authProvider,
-    fetch: perRequestSignalFetch(fetch, readableReply),
+    // Its POSTs go over node:http (lean-post.ts); its GET stream and everything else over fetch.
+    fetch: leanFetch(perRequestSignalFetch(fetch, readableReply), readableReply),
     // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });

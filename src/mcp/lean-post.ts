@@ -1,0 +1,116 @@
+// The Streamable HTTP transport's POSTs (every JSON-RPC request and notification) and its GET
+// event stream, sent with node:http over a keep-alive agent instead of Node's fetch. Why: fetch
+// (undici's WHATWG implementation) wraps every request body and every reply in web streams, four
+// per call and a tee; the side-by-side bench's profile showed them as the largest part of our
+// client's cost per call that the other Node-RED MCP client does not have. Here a string body is
+// written as it is, and a reply that is not an event stream is read whole and handed to `whole`
+// (the reply check of ./readable-reply-fetch.ts); an event stream is handed on as a web stream, as
+// fetch would. The caller's signal (the transport's, shared by every call) gets one listener for
+// all its requests (whenAborted). The GET goes this way too so that it shares the warm connections
+// of the POSTs. Anything else (DELETE, redirects to follow, a body that is not a string) goes to `base`.
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { WholeResponse, asResponse } from './whole-response';
+import { copyReply, whenAborted, type WholeReply } from './per-request-signal-fetch';
+
+type Fetch = typeof fetch;
+
+// Idle sockets close after 4 s (fetch's own default), sooner when the server's Keep-Alive header asks
+// (the agent subtracts a second), so a request never lands on a socket the server is closing.
+const IDLE_MS = 4000;
+const agents = { 'http:': new http.Agent({ keepAlive: true, timeout: IDLE_MS }), 'https:': new https.Agent({ keepAlive: true, timeout: IDLE_MS }) };
+
+export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply): Fetch {
+  // Node's fetch honours HTTP(S)_PROXY when NODE_USE_ENV_PROXY is set; our agent does not, so fetch keeps those requests.
+  if (process.env.NODE_USE_ENV_PROXY) return base;
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
+    const protocol = url?.slice(0, url.indexOf(':') + 1);
+    const method = init?.method ?? 'GET';
+    const eligible =
+      url &&
+      (protocol === 'http:' || protocol === 'https:') &&
+      init?.redirect === 'manual' &&
+      ((method === 'POST' && typeof init.body === 'string') || (method === 'GET' && init.body === undefined));
+    return eligible ? send(url, protocol as 'http:' | 'https:', method, init, whole) : base(input, init);
+  };
+}
+
+function headersOf(given: HeadersInit | undefined, body: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(given).forEach((value, name) => (out[name] = value));
+  if (body !== undefined) out['content-length'] = String(Buffer.byteLength(body));
+  return out;
+}
+
+function send(url: string, protocol: 'http:' | 'https:', method: string, init: RequestInit, whole: WholeReply): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  const body = init.body as string | undefined;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const request = (protocol === 'https:' ? https : http).request(url, { method, headers: headersOf(init.headers, body), agent: agents[protocol] });
+    // One listener on the caller's signal for all its requests (the transport's signal is shared by every call).
+    const done = signal ? whenAborted(signal, () => request.destroy(abortReason(signal) as Error)) : () => undefined;
+    request.on('error', (err) => {
+      done();
+      // As fetch reports it: an abort as the signal's reason, anything else as "fetch failed" with the cause.
+      reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
+    });
+    request.on('response', (res) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const status = res.statusCode ?? 0;
+      const body = decoded(res, headers);
+      if ((headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream') {
+        // The stream ends when the server ends it or the signal aborts (the request is destroyed then).
+        body.once('close', done);
+        const streamed = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage ?? '', headers });
+        Object.defineProperty(streamed, 'url', { value: url });
+        return resolve(streamed);
+      }
+      const chunks: Buffer[] = [];
+      body.on('data', (c: Buffer) => chunks.push(c));
+      body.once('error', (err) => {
+        done();
+        reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
+      });
+      body.once('end', () => {
+        done();
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          resolve(whole(url, init, asResponse(new WholeResponse(status, res.statusMessage ?? '', headers, url, text)), text));
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+    request.end(body);
+  });
+}
+
+/** A compressed reply (a server may compress without being asked) is inflated, as fetch does. */
+function decoded(res: http.IncomingMessage, headers: Headers): Readable {
+  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!inflate) return res;
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  res.once('error', (err) => inflate.destroy(err));
+  return res.pipe(inflate);
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
