@@ -138,7 +138,7 @@ export class ExtensionTasks {
         if (!task) committed = 'ordinary';
       },
       settle: (answer, windowMs) =>
-        new Promise((resolve) => {
+        new Promise((resolve, reject) => {
           const window = setTimeout(() => {
             if (committed === 'ordinary') return; // the question is on its way back to the client
             const created = materialise();
@@ -156,9 +156,13 @@ export class ExtensionTasks {
             },
             (err: unknown) => {
               clearTimeout(window);
-              if (!task) clearTimeout(limit);
-              if (!task) return resolve({ content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true });
-              this.fail(task, ProtocolErrorCode.InternalError, err instanceof Error ? err.message : String(err));
+              ctx.mcpReq.signal.removeEventListener('abort', onRequestAbort);
+              const message = err instanceof Error ? err.message : String(err);
+              if (task) return this.fail(task, err instanceof ProtocolError ? err.code : ProtocolErrorCode.InternalError, message);
+              clearTimeout(limit);
+              // Still an ordinary call: a protocol error is the request's JSON-RPC error, anything else a tool error.
+              if (err instanceof ProtocolError) reject(err);
+              else resolve({ content: [{ type: 'text', text: message }], isError: true });
             },
           );
         }),
