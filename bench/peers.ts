@@ -181,7 +181,7 @@ async function main() {
       'Node-RED CPU ms/call': s.inNodeRed ? +median(s.cpuMsPerCall).toFixed(2) : '-',
     });
     console.log(
-      `bench:peers (${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}) — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,
+      `bench:peers (${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}; ${process.env.BENCH_SSE_REPLIES === '1' ? 'event-stream' : 'JSON'} replies) — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,
     );
     console.table(systems.map(row));
     const ratio = (a: number, b: number) => (a / b).toFixed(2);

@@ -13,6 +13,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { WholeResponse, asResponse } from './whole-response';
+import { readEventStreamReply } from './event-stream-reply';
 import { copyReply, whenAborted, type WholeReply } from './per-request-signal-fetch';
 
 type Fetch = typeof fetch;
@@ -69,9 +70,25 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
       if ((headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream') {
         // The stream ends when the server ends it or the signal aborts (the request is destroyed then).
         body.once('close', done);
-        const streamed = new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage ?? '', headers });
-        Object.defineProperty(streamed, 'url', { value: url });
-        return resolve(streamed);
+        const live = (from: Readable) => {
+          const streamed = new Response(Readable.toWeb(from) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage ?? '', headers });
+          Object.defineProperty(streamed, 'url', { value: url });
+          resolve(streamed);
+        };
+        // The GET stream is the SDK's as it comes; a POST's reply may be just its answer (event-stream-reply.ts).
+        if (method !== 'POST') return live(body);
+        return readEventStreamReply(
+          body,
+          (json) => {
+            headers.set('content-type', 'application/json');
+            try {
+              resolve(whole(url, init, asResponse(new WholeResponse(status, res.statusMessage ?? '', headers, url, json)), json));
+            } catch (err) {
+              reject(err);
+            }
+          },
+          live,
+        );
       }
       const chunks: Buffer[] = [];
       body.on('data', (c: Buffer) => chunks.push(c));

@@ -105,6 +105,42 @@ describe('lean POSTs for the Streamable HTTP transport (node:http, compared with
     }
   });
 
+  it('an event-stream reply that is only its answer (after a priming event) is handed on as that JSON answer', async () => {
+    const answer = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'ok' }] } };
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: prime-1\nretry: 500\ndata:\n\n');
+      res.end(`event: message\nid: e-2\ndata: ${JSON.stringify(answer)}\n\n`);
+    });
+    try {
+      const r = await lean(s.url, post('{"jsonrpc":"2.0","id":7,"method":"tools/call"}'));
+      assert.equal(r.headers.get('content-type'), 'application/json');
+      assert.deepEqual(await r.json(), answer);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('anything before the answer (progress), or no answer at all, keeps the reply a stream with every byte in order', async () => {
+    const progress = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n';
+    const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":8,"result":{"content":[]}}\n\n';
+    const priming = 'id: p\nretry: 500\ndata:\n\n';
+    const replies = [priming + progress + answer, priming];
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(replies.shift());
+    });
+    try {
+      for (const expected of [priming + progress + answer, priming]) {
+        const r = await lean(s.url, post('{}'));
+        assert.equal(r.headers.get('content-type'), 'text/event-stream');
+        assert.equal(await r.text(), expected);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a refused connection fails as fetch fails: TypeError "fetch failed" with the socket error as cause', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const errors: Array<{ name: string; message: string; code?: string }> = [];

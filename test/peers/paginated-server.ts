@@ -18,6 +18,8 @@ export interface PaginatedServerOptions {
   pageSize?: number;
   /** Answer every tools/list with the same nextCursor, forever. */
   repeatCursor?: boolean;
+  /** Answer each request as an event stream (SSE) instead of one JSON body. */
+  sseReplies?: boolean;
 }
 
 export interface PaginatedServer {
@@ -73,7 +75,7 @@ export async function startPaginatedServer(opts: PaginatedServerOptions = {}): P
       res.writeHead(404).end();
       return;
     }
-    void serveStateless(buildServer(), req, res);
+    void serveStateless(buildServer(), req, res, !opts.sseReplies);
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -93,8 +95,8 @@ export async function startPaginatedServer(opts: PaginatedServerOptions = {}): P
   };
 }
 
-async function serveStateless(server: Server, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+async function serveStateless(server: Server, req: IncomingMessage, res: ServerResponse, json: boolean): Promise<void> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
   try {
     await server.connect(transport);
     const response = await transport.handleRequest(await toWebRequest(req, { origin: `http://${req.headers.host ?? '127.0.0.1'}` }));
