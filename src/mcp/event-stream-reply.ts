@@ -9,9 +9,12 @@
 //   a stream that replays every byte read so far and then goes on (or ends, or fails) as the
 //   reply does, so the SDK sees exactly what the server sent, in order, as it comes.
 import { PassThrough, Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 
 export function readEventStreamReply(body: Readable, answer: (json: string) => void, stream: (replay: Readable) => void): void {
   const chunks: Buffer[] = [];
+  // A character split across two chunks must not become two broken ones in the answer.
+  const decoder = new StringDecoder('utf8');
   let pending = '';
   let found: string | undefined;
   let decided = false;
@@ -34,7 +37,7 @@ export function readEventStreamReply(body: Readable, answer: (json: string) => v
   };
   const onData = (chunk: Buffer) => {
     chunks.push(chunk);
-    pending += chunk.toString('utf8');
+    pending += decoder.write(chunk);
     let end: RegExpExecArray | null;
     while (!decided && (end = /\r?\n\r?\n/.exec(pending))) {
       const event = pending.slice(0, end.index);
@@ -47,7 +50,7 @@ export function readEventStreamReply(body: Readable, answer: (json: string) => v
   };
   const onEnd = () => {
     stop();
-    if (found !== undefined && pending.trim() === '') return answer(found);
+    if (found !== undefined && (pending + decoder.end()).trim() === '') return answer(found);
     stream(Readable.from(chunks));
   };
   const onError = (err: Error) => {

@@ -121,6 +121,23 @@ describe('lean POSTs for the Streamable HTTP transport (node:http, compared with
     }
   });
 
+  it('an answer whose characters arrive split across chunks comes out whole', async () => {
+    const answer = { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'Küche 21 °C ☀' }] } };
+    const bytes = Buffer.from(`data: ${JSON.stringify(answer)}\n\n`);
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One byte at a time: every multi-byte character is split.
+      let i = 0;
+      const next = () => (i < bytes.length ? res.write(bytes.subarray(i, ++i), () => setImmediate(next)) : res.end());
+      next();
+    });
+    try {
+      assert.deepEqual(await (await lean(s.url, post('{}'))).json(), answer);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('anything before the answer (progress), or no answer at all, keeps the reply a stream with every byte in order', async () => {
     const progress = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n';
     const answer = 'event: message\ndata: {"jsonrpc":"2.0","id":8,"result":{"content":[]}}\n\n';
