@@ -26,6 +26,7 @@ import * as resourceIn from '../nodes/mcp-resource-in/settings';
 import * as resourceOut from '../nodes/mcp-resource-out/settings';
 import * as esp32In from '../nodes/esp32-mcp-in/settings';
 import * as esp32Say from '../nodes/esp32-say/settings';
+import * as haAssist from '../nodes/ha-assist/settings';
 import { normalizeSettings, type RawServerConfig } from '../src/mcp/settings';
 
 /** Every key normalizeSettings reads from a raw config, for one shape of server. */
@@ -117,6 +118,7 @@ const NODES: Record<string, Declared> = {
   },
   'esp32-mcp-in': { settings: esp32In.SETTINGS },
   'esp32-say': { settings: esp32Say.SETTINGS, credentials: esp32Say.CREDENTIALS },
+  'ha-assist': { settings: haAssist.SETTINGS },
 };
 
 const ROOT = join(__dirname, '..');

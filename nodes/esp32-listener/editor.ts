@@ -3,6 +3,7 @@
 import { registerDialog, type DialogNode } from '../shared/editor/register';
 import { configNodesOf } from '../shared/editor/config-nodes';
 import { getJson } from '../shared/editor/requests';
+import { pipelinePicker } from '../shared/editor/assist-pipelines';
 import type { ServerRow } from '../../src/mcp/server-row';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
@@ -24,12 +25,6 @@ interface ListenerDialogState {
 }
 
 const LIVE_FIELDS = ['model', 'voice', 'systemInstruction', 'baseUrl'] as const;
-
-interface PipelinesAnswer {
-  ok: boolean;
-  error?: string;
-  pipelines: Array<{ id: string; name: string; language: string }>;
-}
 
 interface DevicesAnswer {
   devices: Array<{ id: string; serverInfo?: { name: string; version?: string }; toolCount: number; state: string }>;
@@ -53,32 +48,16 @@ function prepareAssist(node: ListenerNode) {
   servers.val(assist.server || '');
   $('#esp32-listener-assist-language').val(assist.language || '');
   $('#esp32-listener-assist-continue').prop('checked', assist.continue !== false);
-  const pipeline = $('#esp32-listener-assist-pipeline');
-  const note = $('#esp32-listener-assist-pipelines-result');
-  function setPipelines(list: Array<{ id: string; name: string; language: string }>) {
-    const keep = String(pipeline.val() || assist.pipeline || '');
-    pipeline.empty();
-    $('<option>').val('').text(node._('esp32-listener.assist.preferred')).appendTo(pipeline);
-    list.forEach(function (p) {
-      $('<option>')
-        .val(p.id)
-        .text(p.name + (p.language ? ' (' + p.language + ')' : ''))
-        .appendTo(pipeline);
-    });
-    if (keep && !list.some((p) => p.id === keep)) $('<option>').val(keep).text(keep).appendTo(pipeline);
-    pipeline.val(keep);
-  }
-  setPipelines([]);
+  const picker = pipelinePicker(
+    $('#esp32-listener-assist-pipeline'),
+    $('#esp32-listener-assist-pipelines-result'),
+    assist.pipeline || '',
+    function (key, vars) {
+      return node._('esp32-listener.assist.' + key, vars);
+    },
+  );
   function loadPipelines() {
-    const server = servers.val() as string;
-    if (!server) return note.text('');
-    note.text(node._('esp32-listener.assist.loading'));
-    getJson<PipelinesAnswer>('esp32-listener/assist/pipelines', { server: server }, function (err, r) {
-      if (err || !r) return note.text(node._('esp32-listener.assist.deployFirst'));
-      if (!r.ok) return note.text(node._('esp32-listener.assist.failed', { error: r.error || '' }));
-      setPipelines(r.pipelines);
-      note.text(node._('esp32-listener.assist.loaded', { count: r.pipelines.length }));
-    });
+    picker.load(servers.val() as string);
   }
   servers.on('change', loadPipelines);
   $('#esp32-listener-assist-refresh').on('click', function (e) {

@@ -12,7 +12,7 @@ import { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { oncePerAdminApp } from '../shared/admin-routes';
 import { registerEsp32DeviceRoutes } from './devices-route';
-import { registerAssistPipelinesRoute } from './assist-route';
+import { registerAssistPipelinesRoute } from '../shared/assist-pipelines-route';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { listenerStatus, type Esp32ListenerConfigNode } from './listener-config';
 import { translator } from '../shared/i18n';

@@ -9,7 +9,7 @@ import { secrets } from '../../src/secrets';
 import type { Esp32ListenerSettings } from '../../src/esp32/listener';
 import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
 import { createListenerVoice, parseAssistSettings, parseLiveSettings, type ListenerVoice } from '../../src/voice/listener-voice';
-import { homeAssistantBearer } from './home-assistant-bearer';
+import { homeAssistantBearer } from '../shared/home-assistant-bearer';
 import { lines } from '../shared/input-handler';
 import { getServerNode } from '../shared/server-config';
 import { translator } from '../shared/i18n';

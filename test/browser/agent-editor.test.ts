@@ -104,6 +104,9 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
         credentials: { tokens: DEVICE_TOKEN },
       },
       { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
+      // ha-assist on a server of its own (the agent's server above must count the agent alone).
+      { id: 'assist-ha', type: 'mcp-server', name: 'Assist server', transport: 'http', url: ha!.url, credentials: { token: ha!.token } },
+      { id: 'ask1', type: 'ha-assist', z: 'tab1', x: 300, y: 320, name: '', server: 'assist-ha', pipeline: '', language: '', timeout: 60, wires: [[]] },
       // A server scoped to another tab: the agent on tab1 cannot use it.
       { id: 'tab2', type: 'tab', label: 'Elsewhere' },
       { id: 'other-ha', type: 'mcp-server', z: 'tab2', name: 'Other tab HA', transport: 'http', url: ha!.url },
@@ -341,6 +344,22 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     const saved = await page.evaluate(() => ({ voice: RED.nodes.node('lst1').voice, assist: RED.nodes.node('lst1').assist }));
     assert.deepEqual(saved, { voice: 'assist', assist: { server: 'ha', pipeline: '01cuisine-fr', language: '', continue: true } });
     // The token never reached the page.
+    assert.doesNotMatch(await page.content(), new RegExp(ha!.token));
+  });
+
+  it('ha-assist: shows Home Assistant connected on the canvas, lists its pipelines in the dialog and saves the choice', async () => {
+    // The status comes from the runtime as soon as the flows started, before any message.
+    await page.waitForFunction(() => /^Home Assistant 20/.test(String((RED.nodes.node('ask1') as any)?.status?.text ?? '')), undefined, { timeout: 30000 });
+    await openEditor('ask1');
+    await page.waitForFunction(() => $('#node-input-pipeline option').length === 3, undefined, { timeout: 30000 });
+    const options = await page.locator('#node-input-pipeline option').allInnerTexts();
+    assert.deepEqual(options, ["Home Assistant's preferred pipeline", 'Home Assistant (English) (en)', 'Maison (français) (fr)']);
+    assert.equal(await page.locator('#ha-assist-pipelines-result').innerText(), '2 pipelines in Home Assistant');
+    await page.selectOption('#node-input-pipeline', '01cuisine-fr');
+    await shot('ha-assist');
+    await page.locator('#node-dialog-ok').click();
+    await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => RED.nodes.node('ask1').pipeline), '01cuisine-fr');
     assert.doesNotMatch(await page.content(), new RegExp(ha!.token));
   });
 

@@ -137,9 +137,32 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.equal(await categoryOf('gemini-agent'), 'Gemini');
     assert.equal(await categoryOf('esp32-mcp-in'), 'devices');
     assert.equal(await categoryOf('esp32-say'), 'devices');
+    assert.equal(await categoryOf('ha-assist'), 'home assistant');
     for (const category of ['MCP', 'Gemini', 'devices']) {
       await page.locator(`#red-ui-palette-container-${category} .red-ui-palette-node`).first().waitFor({ state: 'attached' });
     }
+  });
+
+  it('searching the palette for "home" or "assistant" finds the Home Assistant node, with the label the canvas shows', async () => {
+    const search = page.locator('#red-ui-palette-search input');
+    const node = page.locator('.red-ui-palette-node[data-palette-type="ha-assist"]');
+    for (const term of ['home', 'assistant', 'Home Assistant']) {
+      await search.fill('');
+      await search.pressSequentially(term); // typed: the search box filters on key presses
+      await node.waitFor({ state: 'visible' });
+      assert.equal((await node.innerText()).replace(/\s+/g, ' ').trim(), 'ask home assistant');
+      // Only what matches stays: the call-tool node is not a Home Assistant node.
+      await page.locator('.red-ui-palette-node[data-palette-type="mcp-call-tool"]').waitFor({ state: 'hidden' });
+    }
+    await search.fill('');
+    await search.press('Backspace');
+    // Cleared: nothing is filtered out any more (the categories fold back as they were).
+    await page.waitForFunction(() => !document.querySelector('.red-ui-palette-node[data-filter="true"]'));
+    const canvasLabel = await page.evaluate(() => {
+      const def = RED.nodes.getType('ha-assist')!;
+      return (def.label as (this: unknown) => string).call({ name: '' });
+    });
+    assert.equal(canvasLabel, 'ask home assistant');
   });
 
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
@@ -514,6 +537,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       'mcp-resource',
       'mcp-tool-in',
       'mcp-tool-out',
+      'ha-assist',
     ];
     const CONFIG_TYPES = ['mcp-server', 'esp32-listener', 'mcp-endpoint'];
     // Placeholders cut off at the field's edge, and labels wrapped onto a second line, in what the

@@ -59,6 +59,8 @@ export interface AssistScript {
 
 export interface AssistRunRecord {
   pipeline: string;
+  /** a text run's words (start_stage "intent", input.text) */
+  text?: string;
   conversationIdIn?: string;
   conversationIdOut: string;
   /** the PCM received before the speech ended */
@@ -177,6 +179,7 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
   ): Promise<void> {
     const pipeline = msg.pipeline ? ASSIST_PIPELINES.find((p) => p.id === msg.pipeline) : ASSIST_PIPELINES[0];
     if (!pipeline) return result(false, { code: 'pipeline-not-found', message: `Pipeline not found: id=${msg.pipeline}` });
+    if (msg.start_stage === 'intent') return textRun(msg, pipeline, result, send);
     if (msg.start_stage !== 'stt' || msg.input?.sample_rate !== RATE)
       return result(false, { code: 'invalid_format', message: 'expected an stt run at 16000 Hz' });
     const script = scripts.length > 1 ? scripts.shift()! : scripts[0];
@@ -254,20 +257,7 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
       event('error', { code: 'intent-failed', message: 'Unexpected error during intent recognition' });
       return event('run-end');
     }
-    event('intent-end', {
-      processed_locally: true,
-      intent_output: {
-        response: {
-          speech: { plain: { speech: script.answer, extra_data: null } },
-          card: {},
-          language: pipeline.language,
-          response_type: 'action_done',
-          data: { targets: [], success: [], failed: [] },
-        },
-        conversation_id: conversationId,
-        continue_conversation: script.continueConversation === true,
-      },
-    });
+    event('intent-end', intentEnd(script, pipeline.language, conversationId, []));
     event('tts-start', {
       engine: pipeline.tts_engine,
       language: pipeline.language,
@@ -288,7 +278,64 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
     event('run-end');
   }
 
+  // A text run (the docs' `input.text` for start_stage "intent"; what HA's own Assist dialog sends):
+  // run-start without a binary handler, intent-start/-end, run-end. Its answer is the script's.
+  async function textRun(msg: any, pipeline: (typeof ASSIST_PIPELINES)[number], result: (ok: boolean, payload?: unknown) => void, send: (m: unknown) => void) {
+    if (typeof msg.input?.text !== 'string' || !['intent', 'tts'].includes(msg.end_stage))
+      return result(false, { code: 'invalid_format', message: "required key not provided @ data['input']['text']" });
+    const script = scripts.length > 1 ? scripts.shift()! : scripts[0];
+    const conversationId = msg.conversation_id ?? `01conv${String(nextConversation++).padStart(4, '0')}`;
+    standIn.runs.push({
+      pipeline: pipeline.id,
+      text: msg.input.text,
+      conversationIdIn: msg.conversation_id ?? undefined,
+      conversationIdOut: conversationId,
+      pcm: new Int16Array(0),
+    });
+    const event = (type: string, data: unknown = {}) => send({ id: msg.id, type: 'event', event: { type, data, timestamp: new Date().toISOString() } });
+    result(true);
+    event('run-start', {
+      pipeline: pipeline.id,
+      language: pipeline.language,
+      conversation_id: conversationId,
+      runner_data: { stt_binary_handler_id: null, timeout: 300 },
+    });
+    event('intent-start', {
+      engine: pipeline.conversation_engine,
+      language: pipeline.language,
+      intent_input: msg.input.text,
+      conversation_id: conversationId,
+      device_id: null,
+      prefer_local_intents: false,
+    });
+    await new Promise((r) => setTimeout(r, standIn.delays.intent));
+    if (script.fail === 'intent-failed') {
+      event('error', { code: 'intent-failed', message: 'Unexpected error during intent recognition' });
+      return event('run-end');
+    }
+    event('intent-end', intentEnd(script, pipeline.language, conversationId, [{ name: 'Kitchen Light', type: 'entity', id: 'light.kitchen' }]));
+    event('run-end');
+  }
+
   return standIn;
+}
+
+/** intent-end's data: the conversation agent's response (conversation/models.py ConversationResult). */
+function intentEnd(script: AssistScript, language: string, conversationId: string, success: unknown[]) {
+  return {
+    processed_locally: true,
+    intent_output: {
+      response: {
+        speech: { plain: { speech: script.answer, extra_data: null } },
+        card: {},
+        language,
+        response_type: 'action_done',
+        data: { targets: [], success, failed: [] },
+      },
+      conversation_id: conversationId,
+      continue_conversation: script.continueConversation === true,
+    },
+  };
 }
 
 /** HA-like VAD on the received PCM: 'start' at the first 300 ms of voice, 'end' after 600 ms of quiet. */

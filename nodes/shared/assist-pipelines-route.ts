@@ -1,4 +1,5 @@
-// Admin HTTP route behind the esp32-listener dialog's Assist pipeline list:
+// Admin HTTP route behind the Assist pipeline lists of the esp32-listener and ha-assist dialogs
+// (registered once, by whichever of the two node sets loads first):
 //   GET /esp32-listener/assist/pipelines?server=<mcp-server id>
 // Home Assistant's pipelines (assist_pipeline/pipeline/list) through the deployed mcp-server's URL
 // and bearer, which never leave the runtime. Answer: {ok:true, pipelines:[{id, name, language}],
@@ -9,10 +10,14 @@ import { listPipelines } from '../../src/home-assistant/pipeline-run';
 import { errorMessage } from '../../src/errors';
 import { homeAssistantUrls } from '../../src/home-assistant/urls';
 import { homeAssistantBearer } from './home-assistant-bearer';
-import { scrubAnswers } from '../shared/secret-gate';
-import type { RED } from '../shared/red-types';
+import { scrubAnswers } from './secret-gate';
+import type { RED } from './red-types';
+
+const REGISTERED = new WeakSet<object>();
 
 export function registerAssistPipelinesRoute(RED: RED): void {
+  if (REGISTERED.has(RED.httpAdmin)) return;
+  REGISTERED.add(RED.httpAdmin);
   RED.httpAdmin.get('/esp32-listener/assist/pipelines', RED.auth.needsPermission('esp32-listener.read'), scrubAnswers(), async (req, res) => {
     let link: HomeAssistantLink | undefined;
     try {

@@ -1,10 +1,10 @@
-// Which Home Assistant a listener's "assist" voice and its dialog's pipeline list talk to: the
+// Which Home Assistant a listener's "assist" voice, the ha-assist node and their dialogs' pipeline lists talk to: the
 // deployed mcp-server named in the settings gives its MCP URL and bearer (its token, the add-on's,
 // or its OAuth sign-in); neither leaves the runtime.
 import { HomeAssistantUnavailable } from '../../src/home-assistant/connection';
-import type { HomeAssistantBearer } from '../../src/voice/assist-link';
-import { getServerNode } from '../shared/server-config';
-import type { RED } from '../shared/red-types';
+import type { HomeAssistantBearer } from '../../src/home-assistant/bearer-link';
+import { getServerNode } from './server-config';
+import type { RED } from './red-types';
 
 export function homeAssistantBearer(RED: RED, serverId: string): HomeAssistantBearer {
   return () => {
