@@ -3,7 +3,9 @@
 // environment, every example deployed through the admin API, results read from the debug feed.
 // Runs once per runtime: Node 20 + Node-RED 4.1 and Node 24 + Node-RED 5 (the Home Assistant add-on).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skipBecause } from '../helpers/skip';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
@@ -77,6 +79,71 @@ describe('install: the packed tarball', function () {
     assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), pkg.license === 'Apache-2.0' ? /Apache License\s+Version 2\.0/ : /./);
     if (pkg.main !== undefined) assert.ok(files.includes(pkg.main.replace(/^\.\//, '')), `main ${pkg.main} is in the tarball`);
     for (const file of Object.values(pkg['node-red'].nodes) as string[]) assert.ok(files.includes(file), `${file} is in the tarball`);
+  });
+
+  // npm resolves a README's relative links only against a named repository; this package names
+  // none, so the README packed for the npm page (scripts/npm-readme.mjs, run by prepack) links
+  // into the published package itself. Read with marked, as a renderer would, not with our regex.
+  it('the README the npm page shows: every link and image works there (absolute, and a packed file when it points into the package)', async () => {
+    const { files } = packContents();
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const { npmReadme, packageBase } = await import('../../scripts/npm-readme.mjs');
+    const clone = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const shown = npmReadme(clone, pkg) as string;
+    const { marked } = require('marked') as typeof import('marked');
+    const hrefs: Array<{ kind: string; href: string }> = [];
+    marked.walkTokens(marked.lexer(shown), (t: any) => {
+      if (t.type === 'link' || t.type === 'image') hrefs.push({ kind: t.type, href: t.href });
+    });
+    assert.ok(hrefs.length >= 20, `the README's links: ${hrefs.length}`);
+    assert.ok(
+      hrefs.some((h) => h.kind === 'image'),
+      'the screenshot is among them',
+    );
+    const base = packageBase(pkg) as string;
+    const broken: string[] = [];
+    for (const { href } of hrefs) {
+      if (href.startsWith(base)) {
+        const path = href.slice(base.length).split('#')[0];
+        if (!files.includes(path)) broken.push(`${href}: ${path} is not in the tarball`);
+      } else if (!/^(https?:|mailto:|#)/.test(href)) broken.push(`${href}: relative, and npm names no repository to resolve it against`);
+    }
+    assert.deepEqual(broken, []);
+    // The clone's README keeps its relative links (they work on a checkout and on a code host).
+    assert.match(clone, /\]\(docs\/images\/npm-start\.png\)/);
+    // Palette users read the npm page: what the package does and how to install it from the palette
+    // come first, the clone's two commands after, under their own heading. The clone's README opens
+    // with the two commands.
+    const blocks = (md: string) => marked.lexer(md).filter((t: any) => t.type !== 'space' && t.type !== 'html');
+    const [title, intro, palette] = blocks(shown) as any[];
+    assert.equal(title.type, 'heading');
+    assert.match(intro.text, /^Node-RED nodes that put \*\*MCP tools\*\*/);
+    assert.match(palette.text.replace(/\s+/g, ' '), /Manage palette > Install/);
+    const commandsAt = blocks(shown).findIndex((t: any) => t.type === 'code' && /npm install && npm start/.test(t.text));
+    assert.equal((blocks(shown)[commandsAt - 1] as any).text, 'Working on this package from a clone');
+    const cloneBlocks = blocks(clone) as any[];
+    assert.equal(cloneBlocks[1].type, 'code');
+    assert.match(cloneBlocks[1].text, /^npm install && npm start[^\n]*\nnpm test /);
+  });
+
+  it("prepack writes the npm README and postpack puts the clone's back byte for byte (and repairs a pack that died between)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'npm-readme-'));
+    try {
+      copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+      copyFileSync(join(ROOT, 'README.md'), join(dir, 'README.md'));
+      const clone = readFileSync(join(dir, 'README.md'), 'utf8');
+      const run = (mode: string) => execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-readme.mjs'), mode], { cwd: dir });
+      run('--write');
+      const packed = readFileSync(join(dir, 'README.md'), 'utf8');
+      assert.notEqual(packed, clone);
+      assert.ok(packed.includes('](https://cdn.jsdelivr.net/npm/node-red-contrib-mcp-gemini@'), 'absolute links in the packed README');
+      run('--write'); // a second prepack after a pack that died: starts from the clone's README again
+      assert.equal(readFileSync(join(dir, 'README.md'), 'utf8'), packed);
+      run('--restore');
+      assert.equal(readFileSync(join(dir, 'README.md'), 'utf8'), clone);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
