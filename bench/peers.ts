@@ -9,6 +9,9 @@
 //   peer mcp-tool-call  the same through node-red-contrib-mcp's mcp-tool-call (PEER_MCP_PACKAGE=<folder>)
 //   bare SDK v2       the @modelcontextprotocol/client this package bundles, called directly
 //   bare SDK v1       the SDK 1.x client (the peer's, else whichever node_modules holds), directly
+//   stdio: …          the same over stdio (bench/peers-stdio-server.mjs, one child per client):
+//                     mcp-call-tool against the bare SDK v2 and v1 stdio clients. node-red-contrib-mcp
+//                     has no stdio transport (http, sse and json-rpc only), so it has no stdio row.
 //
 // The systems are interleaved round by round, so the shared machine's noise falls on all of them.
 // Per system: median sequential latency (p50), calls per second at 16 in flight, and the Node-RED
@@ -20,6 +23,7 @@ import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
 import { concurrent, median, sequential, type CallFn } from './measure';
 
@@ -27,6 +31,7 @@ const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 200);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 600);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const STDIO_SERVER = join(__dirname, 'peers-stdio-server.mjs');
 const peerFolder = process.env.PEER_MCP_PACKAGE ? resolve(process.env.PEER_MCP_PACKAGE) : undefined;
 
 interface System {
@@ -64,14 +69,20 @@ function flowPost(base: string, path: string): CallFn {
 }
 
 /** The SDK 1.x client as its users import it: the peer's own copy, else whichever this repository's node_modules holds. */
-function sdkV1(): { folder: string; Client: any; Transport: any } | undefined {
+function sdkV1(): { folder: string; Client: any; Transport: any; StdioTransport: any } | undefined {
   for (const from of [peerFolder, resolve(__dirname, '..')]) {
     if (!from) continue;
     try {
       const client = require.resolve('@modelcontextprotocol/sdk/client/index.js', { paths: [from] });
       const transport = require.resolve('@modelcontextprotocol/sdk/client/streamableHttp.js', { paths: [from] });
+      const stdio = require.resolve('@modelcontextprotocol/sdk/client/stdio.js', { paths: [from] });
       const folder = client.slice(0, client.lastIndexOf('/dist/'));
-      return { folder, Client: require(client).Client, Transport: require(transport).StreamableHTTPClientTransport };
+      return {
+        folder,
+        Client: require(client).Client,
+        Transport: require(transport).StreamableHTTPClientTransport,
+        StdioTransport: require(stdio).StdioClientTransport,
+      };
     } catch {
       /* not there */
     }
@@ -108,6 +119,11 @@ async function main() {
       { id: 'lax-in', type: 'http in', z, url: '/lax', method: 'post', wires: [['lax-call']] },
       { id: 'lax-call', type: 'mcp-call-tool', z, server: 'srv', tool: 'tool-01', validate: false, wires: [['lax-out'], []] },
       { id: 'lax-out', type: 'http response', z, wires: [] },
+      // The same call over stdio, to the same tools in a child process.
+      { id: 'stdio-srv', type: 'mcp-server', name: 'bench stdio', transport: 'stdio', command: process.execPath, args: [STDIO_SERVER] },
+      { id: 'stdio-in', type: 'http in', z, url: '/stdio', method: 'post', wires: [['stdio-call']] },
+      { id: 'stdio-call', type: 'mcp-call-tool', z, server: 'stdio-srv', tool: 'tool-01', wires: [['stdio-out'], []] },
+      { id: 'stdio-out', type: 'http response', z, wires: [] },
       { id: 'catch', type: 'catch', z, scope: null, wires: [['fail-out']] },
       { id: 'fail-out', type: 'http response', z, statusCode: '500', wires: [] },
     ];
@@ -155,6 +171,32 @@ async function main() {
       );
     }
 
+    add('stdio: mcp-call-tool (ours)', flowPost(base, '/stdio'), true);
+    const v2stdio = new Client({ name: 'bench-bare-v2-stdio', version: '1' });
+    await v2stdio.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }));
+    closers.push(() => v2stdio.close());
+    add(
+      'stdio: bare SDK v2 client',
+      async (i) => {
+        const r = await v2stdio.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+        if (r.isError) throw new Error('bare v2 stdio call failed');
+      },
+      false,
+    );
+    if (sdk) {
+      const v1stdio = new sdk.Client({ name: 'bench-bare-v1-stdio', version: '1' });
+      await v1stdio.connect(new sdk.StdioTransport({ command: process.execPath, args: [STDIO_SERVER] }));
+      closers.push(() => v1stdio.close());
+      add(
+        'stdio: bare SDK v1 client',
+        async (i) => {
+          const r = await v1stdio.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+          if (r.isError) throw new Error('bare v1 stdio call failed');
+        },
+        false,
+      );
+    }
+
     // BENCH_ONLY=ours,floor keeps the rows whose names contain one of these (e.g. to profile one).
     const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
     if (only) systems.splice(0, systems.length, ...systems.filter((s) => only.some((o) => s.name.includes(o))));
@@ -185,6 +227,16 @@ async function main() {
     );
     console.table(systems.map(row));
     const ratio = (a: number, b: number) => (a / b).toFixed(2);
+    const oursStdio = systems.find((s) => s.name === 'stdio: mcp-call-tool (ours)');
+    const bareStdio = systems.find((s) => s.name === 'stdio: bare SDK v2 client');
+    const bareV1Stdio = systems.find((s) => s.name === 'stdio: bare SDK v1 client');
+    if (oursStdio && bareStdio) {
+      console.log(
+        `stdio: ours vs bare SDK v2: p50 ${ratio(median(oursStdio.latencies), median(bareStdio.latencies))}×` +
+          (bareV1Stdio ? `, vs bare SDK v1: p50 ${ratio(median(oursStdio.latencies), median(bareV1Stdio.latencies))}×` : '') +
+          ' (node-red-contrib-mcp has no stdio transport)',
+      );
+    }
     if (ours && bareV2) console.log(`ours vs bare SDK v2:   p50 ${ratio(median(ours.latencies), median(bareV2.latencies))}×`);
     if (ours && peer) {
       console.log(
