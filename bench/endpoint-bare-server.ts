@@ -1,0 +1,32 @@
+// The bare SDK server of bench/endpoint.ts, in a process of its own (as Node-RED is): the same echo
+// tool on @modelcontextprotocol/server's createMcpHandler over node:http, its URL sent to the parent.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, Server } from '@modelcontextprotocol/server';
+import { sendWebResponse, toWebRequest } from '../src/server/web-bridge';
+
+const schema = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
+
+const handler = createMcpHandler(() => {
+  const server = new Server({ name: 'bare', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: schema }] }));
+  server.setRequestHandler('tools/call', (req) => {
+    const args = req.params.arguments ?? {};
+    return { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: args };
+  });
+  return server;
+});
+const http = createServer((req, res) => {
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  void toWebRequest(req, { signal: controller.signal })
+    .then((r) => handler.fetch(r))
+    .then((response) => sendWebResponse(response, res));
+});
+http.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }));
+const stop = () => {
+  http.closeAllConnections();
+  http.close(() => process.exit(0));
+};
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);
