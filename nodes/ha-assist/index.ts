@@ -2,7 +2,7 @@
 // conversation agent of a pipeline) and its answer comes back as msg.payload, with
 // msg.conversationId to continue the talk and msg.assist for what Home Assistant did. It reaches
 // Home Assistant through an mcp-server's URL and token (src/home-assistant/assist-text.ts); its status
-// shows whether Home Assistant answers from the moment the flows start, not only after a message.
+// shows whether Home Assistant answers from the moment the node starts, not only after a message.
 import { McpNodeError } from '../../src/errors';
 import { startAssistText, AssistUnavailable } from '../../src/home-assistant/assist-text';
 import { PipelineFailed, PipelineRefused } from '../../src/home-assistant/pipeline-run';
@@ -40,8 +40,9 @@ export = function register(RED: RED) {
       return undefined;
     };
     assist.onChange(() => status.render());
-    const connect = () => assist.connect();
-    RED.events?.once?.('flows:started', connect);
+    // Config nodes (the mcp-server) are created before flow nodes, so the link can be made once this
+    // constructor is done; one timer per node rather than one more listener on the runtime's events.
+    const connecting = setImmediate(() => assist.connect());
 
     handleInput(
       RED,
@@ -84,7 +85,7 @@ export = function register(RED: RED) {
     }
 
     node.on('close', (_removed: boolean, done: () => void) => {
-      RED.events?.removeListener?.('flows:started', connect);
+      clearImmediate(connecting);
       closing.abort();
       assist.close();
       done();

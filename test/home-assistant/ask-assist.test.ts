@@ -58,6 +58,31 @@ function describeOn(generation: HaGeneration) {
       assert.equal(ha.assist!.runs.length, 0);
     });
 
+    it('a dozen ha-assist nodes each show Home Assistant connected, and Node warns of nothing', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+      process.on('warning', onWarning);
+      try {
+        const many = Array.from({ length: 12 }, (_, i) => ({ id: `ask${i}`, type: 'ha-assist', server: 'ha', wires: [[]] }));
+        const shown = new Map<string, string>();
+        await load(
+          [
+            { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: ha.url },
+            ...many,
+            { id: 'watch', type: 'status', scope: many.map((n) => n.id), wires: [['statuses']] },
+            { id: 'statuses', type: 'helper' },
+          ],
+          { ha: { token: ha.token } },
+          [assistNode, statusNode],
+        );
+        helper.getNode('statuses').on('input', (m: any) => shown.set(m.status.source.id, m.status.fill));
+        await waitFor(() => (many.every((n) => shown.get(n.id) === 'green') ? true : undefined), 'twelve green statuses');
+        assert.deepEqual(warnings, []);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
+
     it('sends msg.payload to the preferred pipeline and answers with its speech, conversation id and response', async () => {
       await loadAssist();
       send('ask', { payload: 'Turn on the kitchen light', topic: 'kept' });
