@@ -7,27 +7,18 @@
 // machine noise hits both alike. Prints median latency, calls/s and the ratios (goal: >= 0.95x).
 // BENCH_NODE_RED=<folder>: another Node-RED (and the Node beside it), e.g. .tools/nr5 (the add-on's).
 // BENCH_CPU_PROF=<folder>: Node-RED writes a V8 CPU profile there when it stops.
-import { fork } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
 
 import { concurrent, median, sequential, type CallFn } from './measure';
+import { forkServer } from './server-child';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'bench-token';
 const schema = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
-
-async function startBareServer(): Promise<{ url: string; close(): void }> {
-  const child = fork(join(__dirname, 'endpoint-bare-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((res, rej) => {
-    child.once('message', (m: any) => res(m.url));
-    child.once('exit', (code) => rej(new Error(`bare server exited (${code})`)));
-  });
-  return { url, close: () => child.kill() };
-}
 
 async function clientFor(url: string, token?: string): Promise<CallFn> {
   const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as any);
@@ -39,7 +30,7 @@ async function clientFor(url: string, token?: string): Promise<CallFn> {
 }
 
 async function main() {
-  const bare = await startBareServer();
+  const bare = await forkServer(join(__dirname, 'endpoint-bare-server.ts'));
   const runtimeFolder = process.env.BENCH_NODE_RED ? resolve(process.env.BENCH_NODE_RED) : undefined;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const nodeRed = await startNodeRed(resolve(__dirname, '..'), {

@@ -19,13 +19,13 @@
 //
 // PEER_MCP_PACKAGE: the folder of node-red-contrib-mcp (github.com/BavarianAnalyst/node-red-contrib-mcp
 // at dd30b40, version 1.0.3, with `npm install --omit=dev` run in it); it is not on the npm registry.
-import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
 import { concurrent, median, sequential, type CallFn } from './measure';
+import { forkServer } from './server-child';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 200);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 600);
@@ -44,14 +44,12 @@ interface System {
   cpuMsPerCall: number[];
 }
 
-/** The bench MCP server in a child process, so its work is not on the bench's own event loop. */
-async function startServer(): Promise<{ url: string; close(): void }> {
-  const child = fork(join(__dirname, 'peers-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((res, rej) => {
-    child.once('message', (m: any) => res(m.url));
-    child.once('exit', (code) => rej(new Error(`bench server exited (${code})`)));
-  });
-  return { url, close: () => child.kill() };
+/** A bare client's row: the call made directly, an error result failing the row. */
+function bareCall(client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: unknown }> }, what: string): CallFn {
+  return async (i) => {
+    const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
+    if (r.isError) throw new Error(`${what}: the call failed`);
+  };
 }
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
@@ -91,7 +89,7 @@ function sdkV1(): { folder: string; Client: any; Transport: any; StdioTransport:
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await forkServer(join(__dirname, 'peers-server.ts'));
   if (peerFolder && !existsSync(join(peerFolder, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
     throw new Error(`${peerFolder}: run \`npm install --omit=dev\` in it first (the peer needs its own SDK)`);
   }
@@ -143,58 +141,31 @@ async function main() {
     closers.push(() => v2.close());
     const systems: System[] = [];
     const add = (name: string, call: CallFn, inNodeRed: boolean) => systems.push({ name, call, inNodeRed, latencies: [], throughputs: [], cpuMsPerCall: [] });
+    const addBare = (name: string, client: Parameters<typeof bareCall>[0]) => add(name, bareCall(client, name), false);
     add('http floor (no MCP)', flowPost(base, '/floor'), true);
     add('mcp-call-tool (ours)', flowPost(base, '/ours'), true);
     add('mcp-call-tool, arguments not checked', flowPost(base, '/lax'), true);
     if (peerFolder) add('node-red-contrib-mcp mcp-tool-call', flowPost(base, '/peer'), true);
-    add(
-      'bare SDK v2 client',
-      async (i) => {
-        const r = await v2.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
-        if (r.isError) throw new Error('bare v2 call failed');
-      },
-      false,
-    );
+    addBare('bare SDK v2 client', v2);
     const sdk = sdkV1();
     if (sdk) {
       const v1 = new sdk.Client({ name: 'bench-bare-v1', version: '1' });
       await v1.connect(new sdk.Transport(new URL(server.url)));
       closers.push(() => v1.close());
       const version = JSON.parse(readFileSync(join(sdk.folder, 'package.json'), 'utf8')).version;
-      add(
-        `bare SDK v1 client (${version})`,
-        async (i) => {
-          const r = await v1.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
-          if (r.isError) throw new Error('bare v1 call failed');
-        },
-        false,
-      );
+      addBare(`bare SDK v1 client (${version})`, v1);
     }
 
     add('stdio: mcp-call-tool (ours)', flowPost(base, '/stdio'), true);
     const v2stdio = new Client({ name: 'bench-bare-v2-stdio', version: '1' });
     await v2stdio.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }));
     closers.push(() => v2stdio.close());
-    add(
-      'stdio: bare SDK v2 client',
-      async (i) => {
-        const r = await v2stdio.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
-        if (r.isError) throw new Error('bare v2 stdio call failed');
-      },
-      false,
-    );
+    addBare('stdio: bare SDK v2 client', v2stdio);
     if (sdk) {
       const v1stdio = new sdk.Client({ name: 'bench-bare-v1-stdio', version: '1' });
       await v1stdio.connect(new sdk.StdioTransport({ command: process.execPath, args: [STDIO_SERVER] }));
       closers.push(() => v1stdio.close());
-      add(
-        'stdio: bare SDK v1 client',
-        async (i) => {
-          const r = await v1stdio.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
-          if (r.isError) throw new Error('bare v1 stdio call failed');
-        },
-        false,
-      );
+      addBare('stdio: bare SDK v1 client', v1stdio);
     }
 
     // BENCH_ONLY=ours,floor keeps the rows whose names contain one of these (e.g. to profile one).
