@@ -1,8 +1,10 @@
 // Mounting on Node-RED's own HTTP server (RED.httpNode) the way core's `http in` does, including
 // httpNodeMiddleware, and removing the routes again on redeploy. The router stack is filtered,
 // not spliced inside a loop (splicing while iterating skips the next layer: 21-httpin.js's pitfall).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { serveEndpointPath } from '../../src/server/endpoint-paths';
+import { answerAheadOfExpress } from './ahead-of-express';
 import type { RED } from '../shared/red-types';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -18,14 +20,22 @@ export function fullPath(RED: RED, path: string): string {
   return nodeRoot.replace(/\/+$/, '') + path;
 }
 
-export function mountRoutes(RED: RED, path: string, methods: HttpMethod[], handler: RequestHandler, owner = ''): () => void {
+export function mountRoutes(
+  RED: RED,
+  path: string,
+  methods: HttpMethod[],
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  owner = '',
+): () => void {
   const configured = RED.settings.httpNodeMiddleware;
   const middleware: RequestHandler = typeof configured === 'function' ? configured : (_q, _s, next) => next();
   for (const method of methods) RED.httpNode[method](path, middleware, handler);
   // For skip-editor-parsing.ts: the full path, as the top-level app sees the request.
   const release = serveEndpointPath(fullPath(RED, path), owner);
+  const direct = answerAheadOfExpress(RED, fullPath(RED, path), handler);
   return () => {
     release();
+    direct?.();
     const router: { stack?: RouterLayer[] } | undefined = RED.httpNode._router;
     if (!router?.stack) return;
     router.stack = router.stack.filter((layer) => !(layer.route && layer.route.path === path && layer.route.stack.some((l) => l.handle === handler)));

@@ -4,7 +4,9 @@
 // trailing slash ignored.
 const served = new Map<string, { owner: string; count: number }>();
 
-const normal = (path: string) => path.split('?')[0].replace(/\/+$/, '').toLowerCase() || '/';
+/** A path as Express routes compare it: no query, no trailing slash, any case. */
+export const normalEndpointPath = (path: string) => path.split('?')[0].replace(/\/+$/, '').toLowerCase() || '/';
+const normal = normalEndpointPath;
 
 /** Marks `path` (the full path, httpNodeRoot included) as served by `owner` until the returned function is called. */
 export function serveEndpointPath(path: string, owner = ''): () => void {

@@ -116,7 +116,11 @@ export class HttpServing {
   /** The Express-style route handler; never rejects (failures answer 500 and go to onError). */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    // Only a client that left before its answer aborts the work: aborting after every answer cost a
+    // DOMException and an abort event through every signal that follows this one, per request.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const work = () => this.serve(req, controller.signal).then((response) => sendWebResponse(response, res));
     (Number(req.headers['content-length'] ?? 0) > LARGE_BODY_BYTES ? this.heavy(work) : work()).catch((err: Error) => {
       this.options.onError?.(err);
@@ -130,7 +134,7 @@ export class HttpServing {
     if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
-    const head = requestHead(req, { signal });
+    const head = requestHead(req); // headers only: a signal on it would be one more to follow and abort
     const refused = rebindingCheck(head, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;

@@ -36,6 +36,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** More node packages installed beside ours (name → folder), as the palette manager would. */
   extraPackages?: Record<string, string>;
+  /** Settings that JSON cannot hold (middleware functions): a JavaScript object expression merged into settings.js. */
+  settingsCode?: string;
 }
 
 export async function startNodeRed(packageDir = resolve(__dirname, '../..'), options: StartOptions = {}): Promise<NodeRedProcess> {
@@ -65,7 +67,7 @@ export async function startNodeRed(packageDir = resolve(__dirname, '../..'), opt
       },
       null,
       2,
-    )};\n`,
+    )};\n${options.settingsCode ? `Object.assign(module.exports, ${options.settingsCode});\n` : ''}`,
   );
 
   const redJs: string = options.runtime
