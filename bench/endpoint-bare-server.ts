@@ -1,9 +1,11 @@
 // The bare SDK server of bench/endpoint.ts, in a process of its own (as Node-RED is): the same echo
 // tool on @modelcontextprotocol/server's createMcpHandler over node:http, its URL sent to the parent.
+// The handler speaks web Request/Response; it is put on node:http with @hono/node-server, as the
+// SDK's own examples do, so the baseline shares none of this repository's code.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../src/server/web-bridge';
+import { getRequestListener } from '@hono/node-server';
 
 const schema = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] };
 
@@ -16,13 +18,7 @@ const handler = createMcpHandler(() => {
   });
   return server;
 });
-const http = createServer((req, res) => {
-  const controller = new AbortController();
-  res.on('close', () => controller.abort());
-  void toWebRequest(req, { signal: controller.signal })
-    .then((r) => handler.fetch(r))
-    .then((response) => sendWebResponse(response, res));
-});
+const http = createServer(getRequestListener((request) => handler.fetch(request)));
 http.listen(0, '127.0.0.1', () => process.send!({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }));
 const stop = () => {
   http.closeAllConnections();

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
 
-import { concurrent, median, sequential, type CallFn } from './measure';
+import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
@@ -49,13 +49,18 @@ async function main() {
 
   const seq = { bare: [] as number[], flow: [] as number[] };
   const conc = { bare: [] as number[], flow: [] as number[] };
+  // CPU time of the serving process per call (utime + stime from /proc): what a call costs the machine.
+  const cpu = { bare: [] as number[], flow: [] as number[] };
+  const pids = { bare: bare.pid, flow: nodeRed.pid };
   for (let round = 0; round < ROUNDS; round++) {
     // A different one goes first each round.
     const order = round % 2 ? (['flow', 'bare'] as const) : (['bare', 'flow'] as const);
     for (const which of order) {
       const call = which === 'bare' ? viaBare : viaFlow;
+      const cpu0 = cpuMs(pids[which]);
       seq[which].push(...(await sequential(call, SEQUENTIAL)));
       conc[which].push(await concurrent(call, CONCURRENT_TOTAL, CONCURRENCY));
+      cpu[which].push((cpuMs(pids[which]) - cpu0) / (SEQUENTIAL + CONCURRENT_TOTAL));
     }
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -64,6 +69,7 @@ async function main() {
     ['sequential median latency (ms)', median(seq.bare), median(seq.flow), median(seq.flow) / median(seq.bare)],
     ['sequential calls/s', seqRate(seq.bare), seqRate(seq.flow), seqRate(seq.flow) / seqRate(seq.bare)],
     [`concurrency ${CONCURRENCY} calls/s (median of rounds)`, median(conc.bare), median(conc.flow), median(conc.flow) / median(conc.bare)],
+    ['server CPU ms per call (median of rounds)', median(cpu.bare), median(cpu.flow), median(cpu.flow) / median(cpu.bare)],
   ] as const;
   console.log(
     `bench/endpoint: ${ROUNDS} rounds x (${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at concurrency ${CONCURRENCY}); ${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}, each server in its own process`,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // The measuring loops every benchmark shares: sequential latencies, throughput at a fixed
 // concurrency, and the median, so two benchmarks cannot measure "the same thing" differently.
 export type CallFn = (i: number) => Promise<void>;
@@ -26,3 +27,9 @@ export async function concurrent(call: CallFn, total: number, concurrency: numbe
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** utime + stime of a process, in ms (clock ticks of 10 ms), from /proc. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

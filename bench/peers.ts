@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
-import { concurrent, median, sequential, type CallFn } from './measure';
+import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 200);
@@ -50,12 +50,6 @@ function bareCall(client: { callTool(params: { name: string; arguments: Record<s
     const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
     if (r.isError) throw new Error(`${what}: the call failed`);
   };
-}
-
-/** utime + stime of a process, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function flowPost(base: string, path: string): CallFn {

@@ -2,11 +2,11 @@
 // script (run through tsx) sends `{url}` over IPC once it listens; close() ends it.
 import { fork } from 'node:child_process';
 
-export async function forkServer(script: string): Promise<{ url: string; close(): void }> {
+export async function forkServer(script: string): Promise<{ url: string; pid: number; close(): void }> {
   const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await new Promise<string>((res, rej) => {
     child.once('message', (m: any) => res(m.url));
     child.once('exit', (code) => rej(new Error(`${script} exited (${code}) before it listened`)));
   });
-  return { url, close: () => child.kill() };
+  return { url, pid: child.pid!, close: () => child.kill() };
 }

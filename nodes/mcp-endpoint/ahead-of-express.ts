@@ -51,7 +51,9 @@ function install(server: Server): Map<string, Handler> {
   const rest = server.listeners('request') as Listener[];
   server.removeAllListeners('request');
   server.on('request', function (this: Server, req: IncomingMessage, res: ServerResponse) {
-    const handler = routes.size && METHODS.has(req.method ?? '') ? routes.get(normalEndpointPath(req.url ?? '/')) : undefined;
+    // Clients send the path as configured ("/mcp"), so the exact URL is tried before the Express-like comparison.
+    const url = req.url ?? '/';
+    const handler = routes.size && METHODS.has(req.method ?? '') ? (routes.get(url) ?? routes.get(normalEndpointPath(url))) : undefined;
     if (handler) return handler(req, res);
     for (const listener of rest) listener.call(this, req, res);
   });

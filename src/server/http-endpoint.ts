@@ -24,7 +24,16 @@ import {
 } from '@modelcontextprotocol/server';
 import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './access';
 import type { McpEndpoint } from './endpoint';
-import { bodyErrorResponse, jsonDepthExceeds, MAX_JSON_DEPTH, readWebRequest, RequestBodyError, requestHead, sendWebResponse } from './web-bridge';
+import {
+  bodyErrorResponse,
+  DEFAULT_MAX_BODY_BYTES,
+  jsonDepthExceeds,
+  MAX_JSON_DEPTH,
+  readBody,
+  RequestBodyError,
+  requestHead,
+  sendWebResponse,
+} from './web-bridge';
 
 export interface HttpServingOptions {
   /** Accepted bearer tokens. */
@@ -134,26 +143,28 @@ export class HttpServing {
     if (!this.checkBearer && !isLocalNetworkAddress(req.socket.remoteAddress)) {
       return jsonError(403, -32000, 'This anonymous MCP endpoint serves the local network only; configure a token to serve other clients.');
     }
-    const head = requestHead(req); // headers only: a signal on it would be one more to follow and abort
-    const refused = rebindingCheck(head, this.options.allowedHosts, !this.checkBearer);
+    // One Request for the checks and for the SDK, without a body: POST bodies are read here, up to the
+    // limit, parsed once and handed over as `parsedBody`, so nothing reads the Request's own body
+    // (a second Request with a body stream cost a web stream per call).
+    const request = requestHead(req, { signal });
+    const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;
     if (this.checkBearer) {
-      const checked = await this.checkBearer(head);
+      const checked = await this.checkBearer(request);
       if (checked instanceof Response) return checked;
       authInfo = checked;
     }
-    let request: Request;
-    let bytes: Buffer | undefined;
-    try {
-      ({ request, body: bytes } = await readWebRequest(req, { signal, maxBodyBytes: this.options.maxBodyBytes }));
-    } catch (err) {
-      if (err instanceof RequestBodyError) return bodyErrorResponse(err);
-      throw err;
-    }
     const sessionId = request.headers.get('mcp-session-id');
     if (request.method === 'POST') {
-      const large = (bytes?.length ?? 0) > LARGE_BODY_BYTES;
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      } catch (err) {
+        if (err instanceof RequestBodyError) return bodyErrorResponse(err);
+        throw err;
+      }
+      const large = bytes.length > LARGE_BODY_BYTES;
       if (large) await yieldToIo();
       const body = parseBody(bytes);
       if (large) await yieldToIo();
@@ -290,9 +301,9 @@ const INVALID = Symbol('invalid');
 const LARGE_BODY_BYTES = 256 * 1024;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function parseBody(bytes: Buffer | undefined): unknown {
+function parseBody(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(bytes ? bytes.toString('utf8') : '');
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch {
     return INVALID;
   }

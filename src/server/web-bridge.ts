@@ -33,7 +33,8 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-async function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<Uint8Array> {
+/** The request body's bytes, read up to `limit` (rejects with a RequestBodyError past it). */
+export async function readBody(req: IncomingMessage & { body?: unknown }, limit: number = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
   // A body parser in httpNodeMiddleware may have drained the stream already (with its own limit).
   if (req.body !== undefined && req.readableEnded) {
     if (typeof req.body === 'string') return new TextEncoder().encode(req.body);
@@ -104,6 +105,14 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     headers[name] = value;
   });
   if (res.req && !res.req.complete) closeAfterAnswer(res);
+  if (response.body && !isEventStream(response)) {
+    // A JSON (or other whole) answer is already complete when the handler returns it: one write with
+    // its length instead of chunked encoding, chunk by chunk (several socket writes per answer).
+    const whole = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(whole.length);
+    res.writeHead(response.status, headers);
+    return void res.end(whole);
+  }
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
@@ -119,6 +128,8 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     res.end();
   }
 }
+
+const isEventStream = (response: Response) => (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** What of an unread body is discarded after the answer, at most, before the connection is cut. */
 const LINGER_BYTES = 1024 * 1024;
