@@ -3,13 +3,15 @@
 //   (a) by the bare @modelcontextprotocol/client Client, and
 //   (b) through the real Node-RED runtime: input -> mcp-call-tool -> output,
 // sequentially and at concurrency 16, in alternating rounds so machine noise hits both alike.
-// Prints median latency and throughput for both and their ratios (goal: latency <= 1.15x).
+// A third row, (c) input -> change -> output, is Node-RED's own delivery of a message into a node and
+// out of it with no MCP at all: the floor under (b) that no node can go below.
+// Prints median latency and throughput for all three and the ratios (goal: latency <= 1.15x).
 // BENCH_TRANSPORT=stdio: the same over stdio, both clients starting bench/peers-stdio-server.mjs.
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPaginatedServer } from '../test/peers/paginated-server';
-import { helper, load, startRuntime, stopRuntime } from '../test/helpers/runtime';
+import { fromRuntime, helper, load, setFlows, startRuntime, stopRuntime } from '../test/helpers/runtime';
 
 import { concurrent, median, sequential, type CallFn } from './measure';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
@@ -33,37 +35,53 @@ async function main() {
   };
 
   await startRuntime();
-  await load([
+  const tab = { id: 'bench-tab', type: 'tab', label: 'bench' };
+  const flow = [
+    tab,
     peer
       ? { id: 'srv', type: 'mcp-server', transport: 'http', url: peer.url }
       : { id: 'srv', type: 'mcp-server', transport: 'stdio', command: process.execPath, args: [STDIO_SERVER] },
-    { id: 'call', type: 'mcp-call-tool', server: 'srv', tool: 'tool-01', wires: [['out'], []] },
-    { id: 'out', type: 'helper' },
-  ]);
+    { id: 'call', z: tab.id, type: 'mcp-call-tool', server: 'srv', tool: 'tool-01', wires: [['out'], []] },
+    { id: 'floor', z: tab.id, type: 'change', rules: [{ t: 'set', p: 'topic', pt: 'msg', to: 'floor', tot: 'str' }], wires: [['out']] },
+    { id: 'out', z: tab.id, type: 'helper' },
+  ];
+  await load(flow, {}, [require(fromRuntime('@node-red/nodes/core/function/15-change.js'))]);
+  // The test helper spies on every node's send, status, log and error calls (sinon keeps each call's
+  // arguments, and queues an event per call), a cost no user's Node-RED pays. The spies are removed
+  // and the same flow deployed again, so the nodes are built on Node-RED's own methods.
+  (helper as unknown as { _sandbox: { restore(): void } })._sandbox.restore();
+  await setFlows(flow);
   const waiting = new Map<string, () => void>();
   helper.getNode('out').on('input', (msg: any) => waiting.get(msg.corr)?.());
-  const callNode = helper.getNode('call');
-  const viaNode: CallFn = (i) =>
-    new Promise<void>((resolve) => {
-      const corr = `c${i}-${Math.random()}`;
-      waiting.set(corr, () => {
-        waiting.delete(corr);
-        resolve();
+  const through = (id: string): CallFn => {
+    const node = helper.getNode(id);
+    return (i) =>
+      new Promise<void>((resolve) => {
+        const corr = `c${i}-${Math.random()}`;
+        waiting.set(corr, () => {
+          waiting.delete(corr);
+          resolve();
+        });
+        node.receive({ payload: { text: `m${i}` }, corr });
       });
-      callNode.receive({ payload: { text: `m${i}` }, corr });
-    });
+  };
+  const viaNode = through('call');
+  const viaFloor = through('floor');
 
   // Warm-up: connections, JIT, the node's tool cache.
   await sequential(bare, 50);
   await sequential(viaNode, 50);
+  await sequential(viaFloor, 50);
 
-  const lat = { bare: [] as number[], node: [] as number[] };
-  const tput = { bare: [] as number[], node: [] as number[] };
+  const lat = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
+  const tput = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
     lat.bare.push(...(await sequential(bare, SEQUENTIAL)));
     lat.node.push(...(await sequential(viaNode, SEQUENTIAL)));
+    lat.floor.push(...(await sequential(viaFloor, SEQUENTIAL)));
     tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL, CONCURRENCY));
     tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL, CONCURRENCY));
+    tput.floor.push(await concurrent(viaFloor, CONCURRENT_TOTAL, CONCURRENCY));
   }
 
   const bareLat = median(lat.bare);
@@ -75,8 +93,13 @@ async function main() {
   );
   console.log(`  bare client    median latency ${bareLat.toFixed(3)} ms   throughput@16 ${bareTput.toFixed(0)} calls/s`);
   console.log(`  mcp-call-tool  median latency ${nodeLat.toFixed(3)} ms   throughput@16 ${nodeTput.toFixed(0)} calls/s`);
+  const floorLat = median(lat.floor);
+  console.log(`  Node-RED alone median latency ${floorLat.toFixed(3)} ms   throughput@16 ${median(tput.floor).toFixed(0)} calls/s (change node, no MCP)`);
   console.log(`  ratio latency node/bare = ${(nodeLat / bareLat).toFixed(3)} (goal <= 1.15)`);
   console.log(`  ratio throughput node/bare = ${(nodeTput / bareTput).toFixed(3)} `);
+  console.log(
+    `  the floor: (bare + Node-RED alone)/bare = ${((bareLat + floorLat) / bareLat).toFixed(3)}; the node's own cost above it: ${Math.max(0, nodeLat - bareLat - floorLat).toFixed(3)} ms per call`,
+  );
 
   await client.close();
   await stopRuntime();

@@ -191,7 +191,7 @@ export class McpSession implements ToolProvider {
     const asker = options.onInputRequest;
     // A call that may ask for input keeps its own clock, stopped while a person answers (call-clock.ts);
     // the SDK's timer is then only a backstop that also allows the input wait.
-    const clock = asker ? new CallClock(timeout) : undefined;
+    const clock = asker ? new CallClock(timeout, options.signal) : undefined;
     const onProgress = options.onProgress;
     // A task has its own deadline (asked of the server as its ttl on 2025-11-25); the person's answers count in it.
     const limitMs = Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0);
@@ -222,7 +222,7 @@ export class McpSession implements ToolProvider {
                 resetTimeoutOnProgress: true,
                 // Progress keeps a call alive, but not forever.
                 maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-                signal: clock ? (options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal) : options.signal,
+                signal: clock ? clock.signal : options.signal,
                 // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
                 onprogress: onProgress
                   ? (p) => {
