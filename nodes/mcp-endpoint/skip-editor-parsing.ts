@@ -7,10 +7,14 @@
 //   httpAdminMiddleware: require('node-red-contrib-mcp-gemini/dist/nodes/mcp-endpoint/skip-editor-parsing.js'),
 import type { RequestHandler } from 'express';
 import { isEndpointPath } from '../../src/server/endpoint-paths';
+import { SKIP_EDITOR_PARSING } from './skip-editor-parsing-mark';
 
 const skipEditorParsing: RequestHandler = (req, _res, next) => {
   if (isEndpointPath(req.originalUrl ?? req.url ?? '')) next('router');
   else next();
 };
+
+// Marked, so an endpoint knows this middleware guards nothing (ahead-of-express.ts).
+Object.defineProperty(skipEditorParsing, SKIP_EDITOR_PARSING, { value: true });
 
 export = skipEditorParsing;

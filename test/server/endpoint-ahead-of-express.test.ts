@@ -1,11 +1,14 @@
 // An mcp-endpoint in a real Node-RED process answers its path from Node-RED's HTTP server before
 // Express (the editor's API and httpNode's router cost more per call than the endpoint itself),
-// but only while nothing the user configured runs in front of httpNode routes: with httpNodeMiddleware
-// (or httpNodeAuth, requireHttps) every request meets it, as a flow's `http in` does.
+// but only while nothing the user configured would run in front of it: with httpNodeMiddleware (or
+// httpNodeAuth, or beneath the editor's root httpAdminMiddleware, httpAdminAuth, requireHttps,
+// httpAdminCors) every request meets it, as a flow's `http in` does.
+import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deployFlows, startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
-import { nothingInFrontOfHttpNode } from '../../nodes/mcp-endpoint/ahead-of-express';
+import { isNodeRedsOwnServer, whatRunsInFront } from '../../nodes/mcp-endpoint/ahead-of-express';
+import skipEditorParsing from '../../nodes/mcp-endpoint/skip-editor-parsing';
 
 const TOKEN = 'tok-ahead-7c1e';
 const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
@@ -66,27 +69,19 @@ const hello = async (nodeRed: NodeRedProcess) => {
 describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', function () {
   this.timeout(60_000);
 
-  describe('default settings (with an httpAdminMiddleware that marks what passes the editor API)', () => {
+  describe("Node-RED's default settings", () => {
     let nodeRed: NodeRedProcess;
     before(async () => {
-      nodeRed = await startNodeRed(undefined, {
-        settingsCode: `{ httpAdminMiddleware: (req, res, next) => { res.setHeader('x-editor-api', 'passed'); next(); } }`,
-      });
+      nodeRed = await startNodeRed();
       await deployFlows(nodeRed, flows(true));
     });
     after(() => nodeRed?.stop());
 
-    it('serves the tool without passing the editor API, keeping the editor CORS header MCP clients got before', async () => {
+    it('serves the tool, keeping the editor CORS header MCP clients got before', async () => {
       const { text, headers } = await eventually(() => callEcho(nodeRed));
       assert.equal(text, 'hi there');
       assert.ok(headers.length >= 1);
-      for (const h of headers) {
-        assert.equal(h.get('x-editor-api'), null, 'an MCP answer passed the editor API');
-        assert.equal(h.get('access-control-allow-origin'), '*');
-      }
-      // The marker is real: everything else still passes the editor API.
-      const settings = await fetch(new URL('settings', nodeRed.url));
-      assert.equal(settings.headers.get('x-editor-api'), 'passed');
+      for (const h of headers) assert.equal(h.get('access-control-allow-origin'), '*');
       assert.equal(await hello(nodeRed), '200 hello');
     });
 
@@ -96,9 +91,9 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: '{"jsonrpc": "2.0", "method": ',
       });
+      // On the Express way the editor API's JSON parser answered this with its 400 error page.
       assert.equal(res.status, 401, await res.clone().text());
       assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
-      assert.equal(res.headers.get('x-editor-api'), null);
       await res.arrayBuffer();
     });
 
@@ -107,9 +102,9 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
       const gone = await eventually(async () => {
         const res = await fetch(new URL('mcp', nodeRed.url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
         if (res.status !== 404) throw new Error(`still ${res.status}`);
-        return res;
+        return res.text();
       });
-      assert.equal(gone.headers.get('x-editor-api'), 'passed', 'the 404 is Express answering');
+      assert.match(gone, /Cannot POST \/mcp/, 'the 404 is Express answering');
       // The /mcp 404 can come while the deploy is still starting the new flow's `http in`.
       const helloAgain = await eventually(async () => {
         const answer = await hello(nodeRed);
@@ -120,7 +115,24 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
       await deployFlows(nodeRed, flows(true));
       const { text, headers } = await eventually(() => callEcho(nodeRed));
       assert.equal(text, 'hi there');
-      assert.equal(headers[0].get('x-editor-api'), null);
+      assert.equal(headers[0].get('access-control-allow-origin'), '*');
+    });
+  });
+
+  describe('with an httpAdminMiddleware of the user (the editor is at "/", so it sees every request)', () => {
+    let nodeRed: NodeRedProcess;
+    before(async () => {
+      nodeRed = await startNodeRed(undefined, {
+        settingsCode: `{ httpAdminMiddleware: (req, res, next) => { res.setHeader('x-editor-api', 'passed'); next(); } }`,
+      });
+      await deployFlows(nodeRed, flows(true));
+    });
+    after(() => nodeRed?.stop());
+
+    it('keeps the Express way, so the middleware still meets every MCP request', async () => {
+      const { text, headers } = await eventually(() => callEcho(nodeRed));
+      assert.equal(text, 'hi there');
+      for (const h of headers) assert.equal(h.get('x-editor-api'), 'passed');
     });
   });
 
@@ -152,12 +164,40 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
     });
   });
 
-  it('counts every setting that runs in front of httpNode routes', () => {
-    assert.equal(nothingInFrontOfHttpNode({} as never), true);
+  it('names every setting that would meet the endpoint on the Express way', () => {
+    const front = (settings: Record<string, unknown>, path = '/mcp') => whatRunsInFront({ httpAdminRoot: '/', ...settings } as never, path);
+    assert.deepEqual(front({}), []);
     // core's http in applies httpNodeCors per route; the endpoint never had it
-    assert.equal(nothingInFrontOfHttpNode({ httpNodeCors: { origin: '*' } } as never), true);
-    for (const setting of ['httpNodeAuth', 'httpNodeMiddleware', 'requireHttps']) {
-      assert.equal(nothingInFrontOfHttpNode({ [setting]: { user: 'u' } } as never), false, setting);
+    assert.deepEqual(front({ httpNodeCors: { origin: '*' } }), []);
+    const user = () => undefined;
+    for (const [setting, value] of [
+      ['httpNodeAuth', { user: 'u', pass: 'p' }],
+      ['httpNodeMiddleware', user],
+      ['httpAdminAuth', { user: 'u', pass: 'p' }],
+      ['httpAdminCors', { origin: 'https://example.org' }],
+      ['requireHttps', true],
+      ['httpAdminMiddleware', user],
+    ] as const) {
+      assert.deepEqual(front({ [setting]: value }), [setting], setting);
     }
+    // The editor's settings do not reach a path outside its root; the httpNode ones do.
+    assert.deepEqual(front({ httpAdminRoot: '/admin', httpAdminMiddleware: user, requireHttps: true }), []);
+    assert.deepEqual(front({ httpAdminRoot: false, httpAdminAuth: { user: 'u' } }), []);
+    assert.deepEqual(front({ httpAdminRoot: '/admin', httpNodeAuth: { user: 'u' } }), ['httpNodeAuth']);
+    assert.deepEqual(front({ httpAdminRoot: '/admin', httpAdminAuth: { user: 'u' } }, '/admin/mcp'), ['httpAdminAuth']);
+    // skip-editor-parsing (what the docs and npm start use) guards nothing.
+    assert.deepEqual(front({ httpAdminMiddleware: skipEditorParsing }), []);
+    assert.deepEqual(front({ httpAdminMiddleware: [skipEditorParsing] }), []);
+    assert.deepEqual(front({ httpAdminMiddleware: [skipEditorParsing, user] }), ['httpAdminMiddleware']);
+  });
+
+  it("takes over only the server Node-RED's own red.js made, never an application's that embeds Node-RED", () => {
+    const app = (_req: unknown, res: { end(): void }) => res.end();
+    // red.js: http.createServer(function(req,res) {app(req,res);})
+    // prettier-ignore
+    const redJs = createServer(function(req,res) {app(req,res);});
+    assert.equal(isNodeRedsOwnServer(redJs), true);
+    assert.equal(isNodeRedsOwnServer(createServer((req, res) => app(req, res))), false);
+    assert.equal(isNodeRedsOwnServer(createServer(app)), false);
   });
 });
