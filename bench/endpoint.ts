@@ -13,6 +13,7 @@ import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
 
 import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
+import { retrying } from '../test/helpers/wait';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
@@ -44,7 +45,8 @@ async function main() {
     { id: 'out', type: 'mcp-tool-out', z: 'bench', wires: [] },
   ]);
   const viaBare = await clientFor(bare.url);
-  const viaFlow = await waitForEndpoint(() => clientFor(`${nodeRed.url.replace(/\/$/, '')}/mcp`, TOKEN));
+  // The endpoint answers once the deploy has started its flow.
+  const viaFlow = await retrying(() => clientFor(`${nodeRed.url.replace(/\/$/, '')}/mcp`, TOKEN));
   for (const call of [viaBare, viaFlow]) await sequential(call, 100); // warm-up: JIT, sockets, schema compile
 
   const seq = { bare: [] as number[], flow: [] as number[] };
@@ -81,18 +83,6 @@ async function main() {
   console.log(`throughput ratio (worst of sequential and concurrent): ${throughput.toFixed(2)}x (goal >= 0.95x)`);
   await nodeRed.stop();
   bare.close();
-}
-
-/** The endpoint answers once the deploy has started its flow. */
-async function waitForEndpoint(connect: () => Promise<CallFn>): Promise<CallFn> {
-  for (let i = 0; ; i++) {
-    try {
-      return await connect();
-    } catch (err) {
-      if (i > 50) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 main().then(

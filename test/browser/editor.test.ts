@@ -592,12 +592,24 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     const jargonHints: string[] = [];
     const hintUnder = (field: string) =>
       page.evaluate((f) => `${f}: ${$(f).closest('.form-row').find('.mcp-gemini-hint').text().trim() || '(no hint line)'}`, field);
+    // Every hint line starts where its field does, past the labels (one shared style, not a style per line).
+    const hintsAtTheEdge: string[] = [];
+    const hintsOutOfLine = (form: string, type: string) =>
+      page.evaluate(
+        ({ f, t }) =>
+          $(`${f} .mcp-gemini-hint:visible`)
+            .toArray()
+            .filter((el: HTMLElement) => parseFloat(getComputedStyle(el).marginLeft) < 100)
+            .map((el: HTMLElement) => `${t}: "${$(el).text().trim().slice(0, 40)}" at ${getComputedStyle(el).marginLeft}`),
+        { f: form, t: type },
+      );
     const clipped: string[] = [];
     await placeNodes(FLOW_TYPES.map((type, i) => ({ id: `clip-${i}`, type, x: 700, y: 80 + i * 50, wires: [] })));
     for (let i = 0; i < FLOW_TYPES.length; i++) {
       await openEditor(`clip-${i}`);
       await page.locator('#dialog-form .form-row').first().waitFor({ timeout: 10000 });
       clipped.push(...(await clippedInEveryTab('#dialog-form')).map((c) => `${FLOW_TYPES[i]} ${c}`));
+      hintsAtTheEdge.push(...(await hintsOutOfLine('#dialog-form', FLOW_TYPES[i])));
       if (FLOW_TYPES[i] === 'mcp-tool-in') {
         await shot('mcp-tool-in-dialog');
         jargonHints.push(await hintUnder('#node-input-hint-destructiveHint'));
@@ -613,6 +625,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       if (type === 'esp32-listener') jargonHints.push(await hintUnder('#node-config-input-visionUrl'));
       if (type === 'mcp-endpoint') jargonHints.push(await hintUnder('#node-config-input-instance'), await hintUnder('#node-config-input-roots'));
       clipped.push(...(await clippedInEveryTab('#node-config-dialog-edit-form')).map((c) => `${type} ${c}`));
+      hintsAtTheEdge.push(...(await hintsOutOfLine('#node-config-dialog-edit-form', type)));
       // A server's rows change with its transport (stdio: command, arguments, Environment).
       if (type === 'mcp-server') {
         await page.locator('#node-config-input-transport').selectOption('stdio');
@@ -633,6 +646,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       RED.view.redraw(true);
     });
     assert.deepEqual(clipped, []);
+    assert.deepEqual(hintsAtTheEdge, []);
     assert.equal(jargonHints.length, 4);
     for (const hint of jargonHints) assert.doesNotMatch(hint, /\(no hint line\)/);
   });

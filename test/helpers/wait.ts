@@ -18,3 +18,19 @@ export function waitFor<T>(check: () => T | undefined | null | false, what: stri
 export async function until(what: string, check: () => boolean, ms = 15000): Promise<void> {
   await waitFor(() => check() || undefined, what, ms);
 }
+
+/**
+ * Resolves with the first attempt that does not throw, tried every 100 ms; after `tries` attempts
+ * the last error is thrown. For what a deploy starts after it has answered (Node-RED's deploy
+ * returns before its nodes have started).
+ */
+export async function retrying<T>(attempt: () => Promise<T>, tries = 50): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (i >= tries) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deployFlows, startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
+import { retrying } from '../helpers/wait';
 import { isNodeRedsOwnServer, whatRunsInFront } from '../../nodes/mcp-endpoint/ahead-of-express';
 import skipEditorParsing from '../../nodes/mcp-endpoint/skip-editor-parsing';
 
@@ -49,16 +50,15 @@ async function callEcho(nodeRed: NodeRedProcess): Promise<{ text: string; header
   }
 }
 
-/** Retries until the freshly deployed endpoint answers (a deploy returns before its nodes have started). */
-async function eventually<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (i > 50) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+/** A Node-RED process for the enclosing describe, with these settings added and the flow deployed; stopped after it. */
+function nodeRedFor(settingsCode?: string): () => NodeRedProcess {
+  let nodeRed: NodeRedProcess | undefined;
+  before(async () => {
+    nodeRed = await startNodeRed(undefined, settingsCode ? { settingsCode } : {});
+    await deployFlows(nodeRed, flows(true));
+  });
+  after(() => nodeRed?.stop());
+  return () => nodeRed!;
 }
 
 const hello = async (nodeRed: NodeRedProcess) => {
@@ -70,23 +70,18 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
   this.timeout(60_000);
 
   describe("Node-RED's default settings", () => {
-    let nodeRed: NodeRedProcess;
-    before(async () => {
-      nodeRed = await startNodeRed();
-      await deployFlows(nodeRed, flows(true));
-    });
-    after(() => nodeRed?.stop());
+    const nodeRed = nodeRedFor();
 
     it('serves the tool, keeping the editor CORS header MCP clients got before', async () => {
-      const { text, headers } = await eventually(() => callEcho(nodeRed));
+      const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       assert.ok(headers.length >= 1);
       for (const h of headers) assert.equal(h.get('access-control-allow-origin'), '*');
-      assert.equal(await hello(nodeRed), '200 hello');
+      assert.equal(await hello(nodeRed()), '200 hello');
     });
 
     it('refuses a caller without a token on its headers, before any editor body parser (no skip-editor-parsing needed)', async () => {
-      const res = await fetch(new URL('mcp', nodeRed.url), {
+      const res = await fetch(new URL('mcp', nodeRed().url), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: '{"jsonrpc": "2.0", "method": ',
@@ -98,63 +93,49 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
     });
 
     it('hands the path back to Express when the endpoint is removed, and takes it again when it returns', async () => {
-      await deployFlows(nodeRed, flows(false));
-      const gone = await eventually(async () => {
-        const res = await fetch(new URL('mcp', nodeRed.url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+      await deployFlows(nodeRed(), flows(false));
+      const gone = await retrying(async () => {
+        const res = await fetch(new URL('mcp', nodeRed().url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
         if (res.status !== 404) throw new Error(`still ${res.status}`);
         return res.text();
       });
       assert.match(gone, /Cannot POST \/mcp/, 'the 404 is Express answering');
       // The /mcp 404 can come while the deploy is still starting the new flow's `http in`.
-      const helloAgain = await eventually(async () => {
-        const answer = await hello(nodeRed);
+      const helloAgain = await retrying(async () => {
+        const answer = await hello(nodeRed());
         if (answer !== '200 hello') throw new Error(answer);
         return answer;
       });
       assert.equal(helloAgain, '200 hello');
-      await deployFlows(nodeRed, flows(true));
-      const { text, headers } = await eventually(() => callEcho(nodeRed));
+      await deployFlows(nodeRed(), flows(true));
+      const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       assert.equal(headers[0].get('access-control-allow-origin'), '*');
     });
   });
 
   describe('with an httpAdminMiddleware of the user (the editor is at "/", so it sees every request)', () => {
-    let nodeRed: NodeRedProcess;
-    before(async () => {
-      nodeRed = await startNodeRed(undefined, {
-        settingsCode: `{ httpAdminMiddleware: (req, res, next) => { res.setHeader('x-editor-api', 'passed'); next(); } }`,
-      });
-      await deployFlows(nodeRed, flows(true));
-    });
-    after(() => nodeRed?.stop());
+    const nodeRed = nodeRedFor(`{ httpAdminMiddleware: (req, res, next) => { res.setHeader('x-editor-api', 'passed'); next(); } }`);
 
     it('keeps the Express way, so the middleware still meets every MCP request', async () => {
-      const { text, headers } = await eventually(() => callEcho(nodeRed));
+      const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       for (const h of headers) assert.equal(h.get('x-editor-api'), 'passed');
     });
   });
 
   describe('with httpNodeMiddleware set', () => {
-    let nodeRed: NodeRedProcess;
-    before(async () => {
-      nodeRed = await startNodeRed(undefined, {
-        settingsCode: `{ httpNodeMiddleware: (req, res, next) => {
-          if (req.headers['x-deny']) return res.status(418).json({ error: 'refused by httpNodeMiddleware' });
-          res.setHeader('x-node-middleware', 'passed');
-          next();
-        } }`,
-      });
-      await deployFlows(nodeRed, flows(true));
-    });
-    after(() => nodeRed?.stop());
+    const nodeRed = nodeRedFor(`{ httpNodeMiddleware: (req, res, next) => {
+      if (req.headers['x-deny']) return res.status(418).json({ error: 'refused by httpNodeMiddleware' });
+      res.setHeader('x-node-middleware', 'passed');
+      next();
+    } }`);
 
     it('lets the middleware see every MCP request and refuse one', async () => {
-      const { text, headers } = await eventually(() => callEcho(nodeRed));
+      const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       for (const h of headers) assert.equal(h.get('x-node-middleware'), 'passed');
-      const denied = await fetch(new URL('mcp', nodeRed.url), {
+      const denied = await fetch(new URL('mcp', nodeRed().url), {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-deny': '1' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),

@@ -4,6 +4,7 @@
 // that node's settings by name with the types a dialog holds them in.
 import type editorClient from '@node-red/editor-client';
 import { dialogDefaults, type CredentialsDeclaration, type SettingCheck, type SettingsDeclaration } from '../../../src/settings-declaration';
+import { addSharedStyles } from './shared-styles';
 
 /**
  * A declared default's type as the dialog holds the setting: literal defaults widen ('websocket' is
@@ -64,5 +65,6 @@ export function registerDialog<D extends SettingsDeclaration, Own = object>(type
   // The editor's own typings key `defaults` by literal types; ours are built from the declaration,
   // so the one conversion to its shape is here.
   const nodeDef = { ...rest, defaults: dialogDefaults(settings, checks) } as unknown as editorClient.NodeDef<editorClient.NodeProperties>;
+  addSharedStyles();
   RED.nodes.registerType(type, nodeDef);
 }
