@@ -6,7 +6,7 @@
 import { McpNodeError, errorMessage } from '../../src/errors';
 import type { DoneFn, Node, NodeMessage, RED, SendFn } from './red-types';
 import { statusWriter } from './node-status';
-import { guardNode, scrubbedError, scrubbedSend } from './secret-gate';
+import { guardNode, scrubbedError } from './secret-gate';
 import { shorten } from '../../src/text';
 import { readableError } from './readable-error';
 
@@ -22,7 +22,8 @@ export function handleInput(RED: RED, node: Node, handler: AsyncInputHandler, op
   guardNode(node);
   node.on('input', (msg: NodeMessage, send: SendFn, done: DoneFn) => {
     status.busy(options.busyText);
-    handler(msg, scrubbedSend(send)).then(
+    // Node-RED's `send` calls node.send, which guardNode has made scrub what it sends.
+    handler(msg, send).then(
       () => {
         status.succeeded();
         done();
