@@ -2,6 +2,7 @@
 // a handler that speaks web-standard Request/Response (the MCP server SDK's transports), since the
 // SDK ships no node:http adapter of its own. A server checks who is calling on the headers alone
 // (`requestHead`) before it reads a byte of the body, and the body is read up to a limit only.
+import { RequestHead } from './request-head';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The MCP server SDK's own limit for a Streamable HTTP message body. */
@@ -77,7 +78,7 @@ function requestInit(req: IncomingMessage & { originalUrl?: string }, options: W
 /** The request's method, URL and headers, without reading its body: for the checks that come first. */
 export function requestHead(req: IncomingMessage & { originalUrl?: string }, options: WebRequestOptions = {}): Request {
   const [url, init] = requestInit(req, options);
-  return new Request(url, init);
+  return new RequestHead(url.href, req.method ?? 'GET', init.headers as Headers, options.signal ?? new AbortController().signal) as unknown as Request;
 }
 
 /** The whole request, its body read up to `maxBodyBytes` (rejects with a RequestBodyError). */

@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as esbuild from 'esbuild';
 import type { SdkPatch } from '../../scripts/sdk-patches.mjs';
 
 const sdkFiles = (): string[] =>
@@ -27,7 +30,7 @@ describe('SDK patches applied by the build', () => {
         .filter((h) => h.n > 0);
       assert.ok(hits.length > 0, `${patch.name}: not found in any SDK file`);
       for (const h of hits) assert.equal(h.n, patch.count, `${patch.name} in ${h.f}`);
-      if (patch.name.startsWith('initialize')) assert.deepEqual(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]).sort(), ['client', 'server']);
+      assert.deepEqual(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]).sort(), ['client', 'server'], patch.name);
     }
   });
 
@@ -63,5 +66,72 @@ describe('SDK patches applied by the build', () => {
     for (const m of messages) assert.equal(patched(m), original(m), JSON.stringify(m));
     // The cases above cover both answers, so the comparison cannot pass by always saying no.
     assert.ok(messages.some((m) => original(m)) && messages.some((m) => !original(m)));
+  });
+
+  describe('a closing connection, with the client bundled and patched as the build does', function () {
+    this.timeout(30_000);
+    type ClientModule = typeof import('@modelcontextprotocol/client');
+    let dir: string;
+    let patched: ClientModule;
+    before(async () => {
+      const { sdkPatchPlugin } = await import('../../scripts/sdk-patches.mjs');
+      dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
+      const applied = new Map<string, number>();
+      await esbuild.build({
+        entryPoints: [require.resolve('@modelcontextprotocol/client')],
+        outfile: join(dir, 'client.cjs'),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        logLevel: 'warning',
+        plugins: [sdkPatchPlugin(applied) as esbuild.Plugin],
+      });
+      assert.ok(
+        [...applied.keys()].some((k) => k.startsWith('connection-closed')),
+        'the patch was applied to the bundle',
+      );
+      patched = require(join(dir, 'client.cjs'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    // A server that completes the handshake and never answers anything else, then drops the connection.
+    async function closeWhileWaiting(sdk: ClientModule, waiting: boolean): Promise<unknown> {
+      const [clientSide, serverSide] = sdk.InMemoryTransport.createLinkedPair();
+      serverSide.onmessage = (m: any) => {
+        if (m.method === 'initialize')
+          void serverSide.send({
+            jsonrpc: '2.0',
+            id: m.id,
+            result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'silent', version: '1' } },
+          });
+      };
+      await serverSide.start();
+      const client = new sdk.Client({ name: 'c', version: '1' });
+      await client.connect(clientSide);
+      const call = waiting
+        ? client.callTool({ name: 't', arguments: {} }).then(
+            () => 'answered',
+            (err: unknown) => err,
+          )
+        : Promise.resolve('nothing waited');
+      await new Promise((r) => setImmediate(r));
+      await serverSide.close();
+      return call;
+    }
+
+    it('fails a waiting call with the SDK\'s own "Connection closed", as the unpatched SDK does', async () => {
+      const sdk: ClientModule = require('@modelcontextprotocol/client');
+      const [mine, theirs] = [await closeWhileWaiting(patched, true), await closeWhileWaiting(sdk, true)] as Array<{
+        code?: unknown;
+        message?: string;
+        name?: string;
+      }>;
+      assert.equal(theirs.code, sdk.SdkErrorCode.ConnectionClosed);
+      assert.deepEqual({ code: mine.code, message: mine.message, name: mine.name }, { code: theirs.code, message: theirs.message, name: theirs.name });
+    });
+
+    it('closes quietly when nothing waits', async () => {
+      assert.equal(await closeWhileWaiting(patched, false), 'nothing waited');
+    });
   });
 });
