@@ -78,6 +78,7 @@ export = function (RED: RED) {
           context,
           timeoutMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
           signal: controller.signal,
+          controller,
           onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
           onInputRequest: (request) => inputs.ask(request, controller.signal, (m) => send([null, { ...m, mcp: { server: serverInfo, tool } }])),
           inputTimeoutMs: inputs.timeoutMs,

@@ -182,7 +182,9 @@ export class McpSession implements ToolProvider {
       this.logWarnings(capture.warnings);
       return result;
     } catch (err) {
-      if (options.signal?.aborted) throw new McpNodeError(`${this.where}: call to "${name}" cancelled`, 'cancelled', 'CANCELLED');
+      // The caller's controller is also ended by the call's clock (a timeout, reported as one below).
+      if (options.signal?.aborted && !CallClock.ranOut(options.signal))
+        throw new McpNodeError(`${this.where}: call to "${name}" cancelled`, 'cancelled', 'CANCELLED');
       throw this.requestError(`tools/call "${name}"`, err, timeout);
     }
   }
@@ -191,7 +193,9 @@ export class McpSession implements ToolProvider {
     const asker = options.onInputRequest;
     // A call that may ask for input keeps its own clock, stopped while a person answers (call-clock.ts);
     // the SDK's timer is then only a backstop that also allows the input wait.
-    const clock = asker ? new CallClock(timeout, options.signal) : undefined;
+    // The caller's own controller for this call (when it lends one) carries the clock too.
+    const lent = options.controller && options.controller.signal === options.signal ? options.controller : undefined;
+    const clock = asker ? new CallClock(timeout, lent ?? options.signal) : undefined;
     const onProgress = options.onProgress;
     // A task has its own deadline (asked of the server as its ttl on 2025-11-25); the person's answers count in it.
     const limitMs = Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0);

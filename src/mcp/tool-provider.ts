@@ -50,6 +50,12 @@ export interface CallToolOptions {
   timeoutMs?: number;
   onProgress?: (p: Progress) => void;
   signal?: AbortSignal;
+  /**
+   * The controller `signal` comes from, when the caller owns one for this call alone: a provider
+   * that times the call itself (a call that may wait for a person, call-clock.ts) then ends it
+   * through this controller on timeout, instead of making a second signal that follows `signal`.
+   */
+  controller?: AbortController;
   /** Answers the server's requests for input during this call (MCP elicitation); without it they are declined. */
   onInputRequest?: InputAsker;
   /** How long a person may take to answer, added to the call's timeout while it may ask. */
