@@ -20,6 +20,7 @@ import {
   skipWithoutChromium,
   type EditorBrowser,
   openNodeDialog,
+  cancelNodeDialog,
 } from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
@@ -153,8 +154,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await showTab('gemini');
     assert.equal(await page.isVisible('#gemini-agent-sampling'), true);
     assert.equal(await page.inputValue('#node-input-temperature'), '0.7');
-    await page.locator('#node-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await cancelNodeDialog(page);
     await page.evaluate(() => (RED.nodes.node('agent1').temperature = ''));
     await openEditor('agent1');
     // Suggestions: the model field offers the datalist of current Gemini names.
@@ -245,8 +245,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await fail.waitFor({ timeout: 30000 });
     assert.match(await fail.innerText(), /^Failed: .*429.*Quota exceeded/);
     assert.doesNotMatch(await fail.innerText(), new RegExp(API_KEY));
-    await page.locator('#node-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await cancelNodeDialog(page);
     // Cancelled: the node keeps its saved model.
     assert.equal(await page.evaluate(() => RED.nodes.node('agent1').model), 'gemini-3.5-flash');
   });
@@ -294,8 +293,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await showTab('tools');
     await page.waitForFunction(() => /^19 of 19 tools: /.test($('.node-input-entry-preview').eq(1).text()), undefined, { timeout: 30000 });
     await shot('gemini-agent-new-server');
-    await page.locator('#node-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await cancelNodeDialog(page);
   });
 
   it('esp32-listener: shows the connected device and its tool count', async () => {

@@ -123,8 +123,29 @@ export async function openNodeDialog(page: Page, nodeId: string): Promise<void> 
   await page.locator('#node-dialog-ok').waitFor();
 }
 
+/**
+ * Waits until the editor's topmost tray has slid in. Node-RED starts that CSS transition after two
+ * timers; a click on Done or Cancel before it lands where the button is not yet, and the dialog
+ * stays open (seen once in CI on a loaded machine).
+ */
+export async function trayInPlace(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const trays = document.querySelectorAll('#red-ui-editor-stack .red-ui-tray');
+    const top = trays[trays.length - 1] as HTMLElement | undefined;
+    return top !== undefined && getComputedStyle(top).right === '0px';
+  });
+}
+
 /** Closes the open dialog with Done, and waits until it is gone. */
 export async function saveNodeDialog(page: Page): Promise<void> {
+  await trayInPlace(page);
   await page.click('#node-dialog-ok');
   await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+}
+
+/** Closes the open dialog with Cancel, and waits until it is gone. */
+export async function cancelNodeDialog(page: Page): Promise<void> {
+  await trayInPlace(page);
+  await page.locator('#node-dialog-cancel').click();
+  await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
 }

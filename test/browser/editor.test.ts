@@ -20,6 +20,7 @@ import {
   skipWithoutChromium,
   type EditorBrowser,
   openNodeDialog,
+  cancelNodeDialog,
 } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from './node-red-process';
@@ -377,8 +378,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.match(await result.innerText(), /Skipped .*broken/);
     await shot('mcp-server-import');
     await page.locator('#node-config-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').click();
-    await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+    await cancelNodeDialog(page);
 
     const imported = await page.evaluate(() => {
       const out: Record<string, unknown> = {};
@@ -521,8 +521,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
         await page.waitForFunction(() => $('#node-input-listener').val() === 'lst1');
       }
       await shot(`${type}-dialog`);
-      await page.locator('#node-dialog-cancel').click();
-      await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+      await cancelNodeDialog(page);
     }
   });
 
@@ -614,8 +613,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
         await shot('mcp-tool-in-dialog');
         jargonHints.push(await hintUnder('#node-input-hint-destructiveHint'));
       }
-      await page.locator('#node-dialog-cancel').click();
-      await page.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+      await cancelNodeDialog(page);
     }
     for (const type of CONFIG_TYPES) {
       await page.evaluate((t) => RED.editor.editConfig('', t, '_ADD_'), type);
