@@ -13,7 +13,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPaginatedServer } from '../test/peers/paginated-server';
 import { fromRuntime, helper, load, setFlows, startRuntime, stopRuntime } from '../test/helpers/runtime';
 
-import { concurrent, median, sequential, type CallFn } from './measure';
+import { readFileSync } from 'node:fs';
+import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
 const CONCURRENCY = 16;
@@ -26,9 +27,8 @@ async function main() {
   const peer = STDIO ? undefined : await startPaginatedServer({ toolCount: 3, pageSize: 10 });
 
   const client = new Client({ name: 'bench-bare', version: '1' }, { versionNegotiation: { mode: 'auto' } } as any);
-  await client.connect(
-    peer ? new StreamableHTTPClientTransport(new URL(peer.url)) : new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }),
-  );
+  const bareStdio = peer ? undefined : new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] });
+  await client.connect(bareStdio ?? new StreamableHTTPClientTransport(new URL(peer!.url)));
   const bare: CallFn = async (i) => {
     const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
     if (r.isError) throw new Error('bare call failed');
@@ -73,11 +73,26 @@ async function main() {
   await sequential(viaNode, 50);
   await sequential(viaFloor, 50);
 
+  // Over stdio each client has a server process of its own: the CPU per call of this process and of
+  // each client's server, over the sequential blocks (what a call costs on both sides of the pipe).
+  const nodeServerPid = bareStdio ? childPids().find((pid) => pid !== bareStdio.pid) : undefined;
+  const cpu = { bare: { client: [] as number[], server: [] as number[] }, node: { client: [] as number[], server: [] as number[] } };
+  const timedSequential = async (which: 'bare' | 'node', call: CallFn) => {
+    const serverPid = which === 'bare' ? bareStdio?.pid : nodeServerPid;
+    const own0 = process.cpuUsage();
+    const server0 = serverPid ? cpuMs(serverPid) : 0;
+    const latencies = await sequential(call, SEQUENTIAL);
+    const own = process.cpuUsage(own0);
+    cpu[which].client.push((own.user + own.system) / 1000 / SEQUENTIAL);
+    if (serverPid) cpu[which].server.push((cpuMs(serverPid) - server0) / SEQUENTIAL);
+    return latencies;
+  };
+
   const lat = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
   const tput = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
-    lat.bare.push(...(await sequential(bare, SEQUENTIAL)));
-    lat.node.push(...(await sequential(viaNode, SEQUENTIAL)));
+    lat.bare.push(...(await timedSequential('bare', bare)));
+    lat.node.push(...(await timedSequential('node', viaNode)));
     lat.floor.push(...(await sequential(viaFloor, SEQUENTIAL)));
     tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL, CONCURRENCY));
     tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL, CONCURRENCY));
@@ -101,6 +116,13 @@ async function main() {
     `  the floor: (bare + Node-RED alone)/bare = ${((bareLat + floorLat) / bareLat).toFixed(3)}; the node's own cost above it: ${Math.max(0, nodeLat - bareLat - floorLat).toFixed(3)} ms per call`,
   );
 
+  if (nodeServerPid && cpu.node.server.length) {
+    const f = (xs: number[]) => median(xs).toFixed(3);
+    console.log(
+      `  CPU per sequential call: bare client ${f(cpu.bare.client)} ms + its server ${f(cpu.bare.server)} ms; mcp-call-tool's process ${f(cpu.node.client)} ms + its server ${f(cpu.node.server)} ms`,
+    );
+  }
+
   await client.close();
   await stopRuntime();
   await peer?.close();
@@ -113,3 +135,12 @@ main().then(
     process.exit(1);
   },
 );
+
+/** This process's child processes (Linux): the stdio servers the two clients started. */
+function childPids(): number[] {
+  try {
+    return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
