@@ -56,13 +56,13 @@ function prepareAssist(node: ListenerNode) {
       return node._('esp32-listener.assist.' + key, vars);
     },
   );
-  function loadPipelines() {
-    picker.load(servers.val() as string);
+  function loadPipelines(again?: boolean) {
+    picker.load(servers.val() as string, again);
   }
-  servers.on('change', loadPipelines);
+  servers.on('change', () => loadPipelines());
   $('#esp32-listener-assist-refresh').on('click', function (e) {
     e.preventDefault();
-    loadPipelines();
+    loadPipelines(true);
   });
 }
 

@@ -30,13 +30,13 @@ registerDialog('ha-assist', {
     const picker = pipelinePicker($('#node-input-pipeline'), $('#ha-assist-pipelines-result'), node.pipeline || '', function (key, vars) {
       return node._('ha-assist.editor.' + key, vars);
     });
-    function loadPipelines() {
-      picker.load($('#node-input-server').val() as string);
+    function loadPipelines(again?: boolean) {
+      picker.load($('#node-input-server').val() as string, again);
     }
-    $('#node-input-server').on('change', loadPipelines);
+    $('#node-input-server').on('change', () => loadPipelines());
     $('#ha-assist-refresh').on('click', function (e) {
       e.preventDefault();
-      loadPipelines();
+      loadPipelines(true);
     });
   },
 });

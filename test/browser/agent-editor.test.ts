@@ -329,8 +329,9 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     await page.selectOption('#node-config-input-voice', 'assist');
     await page.locator('#esp32-listener-assist-server').waitFor({ state: 'visible' });
     await page.selectOption('#esp32-listener-assist-server', 'ha');
-    // Both pipelines of the stand-in, after "Home Assistant's preferred pipeline".
-    await page.waitForFunction(() => $('#esp32-listener-assist-pipeline option').length === 3, undefined, { timeout: 30000 });
+    // Both pipelines of the stand-in, after "Home Assistant's preferred pipeline", once the line under
+    // the list no longer says it is asking ("…").
+    await page.waitForFunction(() => /[^…]$/.test($('#esp32-listener-assist-pipelines-result').text()), undefined, { timeout: 30000 });
     const options = await page.locator('#esp32-listener-assist-pipeline option').allInnerTexts();
     assert.deepEqual(options, ["Home Assistant's preferred pipeline", 'Home Assistant (English) (en)', 'Maison (français) (fr)']);
     assert.equal(await page.locator('#esp32-listener-assist-pipelines-result').innerText(), '2 pipelines');
@@ -348,15 +349,30 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   it('ha-assist: shows Home Assistant connected on the canvas, lists its pipelines in the dialog and saves the choice', async () => {
     // The status comes from the runtime as soon as the flows started, before any message.
     await page.waitForFunction(() => /^Home Assistant 20/.test(String((RED.nodes.node('ask1') as any)?.status?.text ?? '')), undefined, { timeout: 30000 });
+    const asked: string[] = [];
+    const countAsks = (r: { url(): string }) => void (r.url().includes('/esp32-listener/assist/pipelines') && asked.push(r.url()));
+    page.on('request', countAsks);
     await openEditor('ask1');
-    await page.waitForFunction(() => $('#node-input-pipeline option').length === 3, undefined, { timeout: 30000 });
+    // Once the line under the list no longer says it is asking ("…"). The server field says "change"
+    // twice while the dialog opens; Home Assistant is asked once (counted below).
+    await page.waitForFunction(() => /[^…]$/.test($('#ha-assist-pipelines-result').text()), undefined, { timeout: 30000 });
+    assert.equal(await page.locator('#ha-assist-pipelines-result').innerText(), '2 pipelines in Home Assistant');
     const options = await page.locator('#node-input-pipeline option').allInnerTexts();
     assert.deepEqual(options, ["Home Assistant's preferred pipeline", 'Home Assistant (English) (en)', 'Maison (français) (fr)']);
-    assert.equal(await page.locator('#ha-assist-pipelines-result').innerText(), '2 pipelines in Home Assistant');
     await page.selectOption('#node-input-pipeline', '01cuisine-fr');
+    // Refresh asks again, and keeps the choice.
+    assert.equal(asked.length, 1, asked.join(' | '));
+    await page.locator('#ha-assist-refresh').click();
+    await page.waitForFunction(() => /[^…]$/.test($('#ha-assist-pipelines-result').text()), undefined, { timeout: 30000 });
+    assert.equal(await page.locator('#node-input-pipeline').inputValue(), '01cuisine-fr');
     await shot('ha-assist');
     await page.locator('#node-dialog-ok').click();
     await page.locator('#node-dialog-ok').waitFor({ state: 'detached' });
+    page.off('request', countAsks);
+    assert.deepEqual(
+      asked.map((u) => new URL(u).search),
+      ['?server=assist-ha', '?server=assist-ha'],
+    );
     assert.equal(await page.evaluate(() => RED.nodes.node('ask1').pipeline), '01cuisine-fr');
     assert.doesNotMatch(await page.content(), new RegExp(ha!.token));
   });

@@ -13,8 +13,9 @@ interface PipelinesAnswer {
 }
 
 export interface PipelinePicker {
-  /** asks the deployed server `serverId` for its pipelines (nothing for none or "add new") */
-  load(serverId: string): void;
+  /** asks the deployed server `serverId` for its pipelines (nothing for none or "add new"); the
+   *  same server again only when `again` (the Refresh link) */
+  load(serverId: string, again?: boolean): void;
 }
 
 export function pipelinePicker(
@@ -37,11 +38,21 @@ export function pipelinePicker(
     select.val(keep);
   }
   setPipelines([]);
+  // The server field says "change" more than once while the dialog opens (Node-RED fills a config
+  // select after oneditprepare): the same server is not asked twice unless the user asks again, and
+  // when answers cross only the latest request's counts, so the line below the list always speaks
+  // of the list shown.
+  let asked = 0;
+  let lastServer: string | undefined;
   return {
-    load(serverId) {
+    load(serverId, again) {
+      if (serverId === lastServer && !again) return;
+      lastServer = serverId;
+      const mine = ++asked;
       if (!serverId || serverId === '_ADD_') return void note.text('');
       note.text(say('loading'));
       getJson<PipelinesAnswer>('esp32-listener/assist/pipelines', { server: serverId }, function (err, r) {
+        if (mine !== asked) return;
         if (err || !r) return void note.text(say('deployFirst'));
         if (!r.ok) return void note.text(say('failed', { error: r.error || '' }));
         setPipelines(r.pipelines);
