@@ -66,7 +66,7 @@ export async function bundleRuntime(root, esbuild, types) {
       metafile: true,
       allowOverwrite: true,
       logLevel: 'warning',
-      plugins: [sdkPatchPlugin(applied)],
+      plugins: [sdkPatchPlugin(applied, join(dist, 'src'))],
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
   };

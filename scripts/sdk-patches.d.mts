@@ -5,6 +5,8 @@ export interface SdkPatch {
   find: string;
   replace: string;
   count: number;
+  /** code put before the patched file's own (a require from the engine folder the replacement uses) */
+  prepend?: (engine: string) => string;
 }
 export const SDK_PATCHES: SdkPatch[];
-export function sdkPatchPlugin(applied?: Map<string, number>): unknown;
+export function sdkPatchPlugin(applied?: Map<string, number>, engine?: string): unknown;

@@ -19,7 +19,18 @@
 //    2026-07-28 server closes one such connection per request it answers, so every call paid for an
 //    error nobody saw (3 % of the endpoint's CPU in bench:endpoint's profile). It is now built when
 //    a waiting request or a running handler is there to receive it.
+// 4. JSON answers without a web stream. The 2026-07-28 server answers each JSON-reply request with
+//    `Response.json()`: undici's Response, its Headers and a ReadableStream around the text, which
+//    the endpoint then read back to write to the socket (7 % of the endpoint's CPU in bench:endpoint's
+//    profile). Those two calls make a JsonAnswer instead (src/server/json-answer.ts): a Response to
+//    whoever holds it, whose text the endpoint writes as it is; a real Response is made only when
+//    something asks for more than its status and headers.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The engine's sources; the build passes its compiled copy (dist/src) so the bundle holds one.
+const ENGINE = fileURLToPath(new URL('../src', import.meta.url));
 
 export const SDK_PATCHES = [
   {
@@ -46,10 +57,22 @@ export const SDK_PATCHES = [
       'const error = responseHandlers.size || requestHandlerAbortControllers.size ? new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed") : void 0;',
     count: 1,
   },
+  {
+    name: 'JSON answers without a web stream',
+    files: /@modelcontextprotocol[\\/]server[\\/]dist[\\/]mcp-[^\\/]+\.cjs$/,
+    find: 'this.settleResponse(Response.json(message, {',
+    replace: 'this.settleResponse(__mcpJsonAnswer(message, {',
+    // The ladder's error answer and the result.
+    count: 2,
+    prepend: (engine) => `const { jsonAnswer: __mcpJsonAnswer } = require(${JSON.stringify(join(engine, 'server', 'json-answer'))});\n`,
+  },
 ];
 
-/** The esbuild plugin that applies SDK_PATCHES; `applied` counts replacements per patch and file. */
-export function sdkPatchPlugin(applied = new Map()) {
+/**
+ * The esbuild plugin that applies SDK_PATCHES; `applied` counts replacements per patch and file.
+ * `engine` is the folder of the engine the bundle uses (src/, or its compiled copy).
+ */
+export function sdkPatchPlugin(applied = new Map(), engine = ENGINE) {
   return {
     name: 'sdk-patches',
     setup(build) {
@@ -61,7 +84,7 @@ export function sdkPatchPlugin(applied = new Map()) {
           const found = contents.split(patch.find).length - 1;
           if (found === 0) continue;
           if (found !== patch.count) throw new Error(`SDK patch "${patch.name}": expected ${patch.count} occurrences in ${args.path}, found ${found}`);
-          contents = contents.split(patch.find).join(patch.replace);
+          contents = (patch.prepend?.(engine) ?? '') + contents.split(patch.find).join(patch.replace);
           applied.set(`${patch.name} ${args.path}`, found);
         }
         return { contents, loader: 'js' };

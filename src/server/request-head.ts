@@ -5,6 +5,7 @@
 // anything read more (a body method, clone(), cache, …), the real Request is made then, once, and
 // answers for it; `instanceof Request` holds either way. The same idea as @hono/node-server's
 // request object, which the bare server in bench:endpoint runs on.
+import { answerTheRestWith } from './lazy-web-object';
 const real = Symbol('real request');
 
 export class RequestHead {
@@ -24,25 +25,4 @@ export class RequestHead {
 }
 
 // Everything else a Request has is answered by the full one.
-const own = new Set(['url', 'method', 'headers', 'signal', 'constructor']);
-for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Request.prototype))) {
-  if (own.has(name) || typeof name !== 'string') continue;
-  if (descriptor.get) {
-    Object.defineProperty(RequestHead.prototype, name, {
-      get(this: RequestHead) {
-        return Reflect.get(Request.prototype, name, RequestHead.full(this));
-      },
-      configurable: true,
-    });
-  } else if (typeof descriptor.value === 'function') {
-    const method = descriptor.value as (...args: unknown[]) => unknown;
-    Object.defineProperty(RequestHead.prototype, name, {
-      value(this: RequestHead, ...args: unknown[]) {
-        return method.apply(RequestHead.full(this), args);
-      },
-      configurable: true,
-      writable: true,
-    });
-  }
-}
-Object.setPrototypeOf(RequestHead.prototype, Request.prototype);
+answerTheRestWith(RequestHead, Request, ['url', 'method', 'headers', 'signal'], (x) => RequestHead.full(x));

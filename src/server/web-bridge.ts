@@ -4,6 +4,7 @@
 // (`requestHead`) before it reads a byte of the body, and the body is read up to a limit only.
 import { RequestHead } from './request-head';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JsonAnswer } from './json-answer';
 
 /** The MCP server SDK's own limit for a Streamable HTTP message body. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -101,11 +102,21 @@ export async function readWebRequest(
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (res.req && !res.req.complete) closeAfterAnswer(res);
+  const answer = JsonAnswer.unread(response);
+  if (answer) {
+    // The SDK's JSON answer, as text: written as it is, with no stream made to carry it.
+    const head: Record<string, string> = {};
+    if (answer.headers instanceof Headers) answer.headers.forEach((value, name) => void (head[name] = value));
+    else Object.assign(head, answer.headers);
+    head['content-length'] = String(Buffer.byteLength(answer.body));
+    res.writeHead(response.status, head);
+    return void res.end(answer.body);
+  }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  if (res.req && !res.req.complete) closeAfterAnswer(res);
   if (response.body && !isEventStream(response)) {
     // A JSON (or other whole) answer is already complete when the handler returns it: one write with
     // its length instead of chunked encoding, chunk by chunk (several socket writes per answer).

@@ -16,6 +16,27 @@ const sdkFiles = (): string[] =>
     return readdirSync(dist).map((f) => join(dist, f));
   });
 
+/** The SDK package bundled into `dir` with the build's own patch plugin, loaded; `patch` must have applied. */
+async function bundlePatched(pkg: string, dir: string, patch: string): Promise<unknown> {
+  const { sdkPatchPlugin } = await import('../../scripts/sdk-patches.mjs');
+  const applied = new Map<string, number>();
+  const outfile = join(dir, `${pkg.split('/').pop()}.cjs`);
+  await esbuild.build({
+    entryPoints: [require.resolve(pkg)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+    plugins: [sdkPatchPlugin(applied) as esbuild.Plugin],
+  });
+  assert.ok(
+    [...applied.keys()].some((k) => k.startsWith(patch)),
+    `${patch}: applied to the bundle`,
+  );
+  return require(outfile);
+}
+
 describe('SDK patches applied by the build', () => {
   let patches: SdkPatch[];
   before(async () => {
@@ -30,7 +51,9 @@ describe('SDK patches applied by the build', () => {
         .filter((h) => h.n > 0);
       assert.ok(hits.length > 0, `${patch.name}: not found in any SDK file`);
       for (const h of hits) assert.equal(h.n, patch.count, `${patch.name} in ${h.f}`);
-      assert.deepEqual(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]).sort(), ['client', 'server'], patch.name);
+      // Each patch is meant for the packages its file pattern names.
+      const meant = ['client', 'server'].filter((pkg) => patch.files.source.includes(pkg));
+      assert.deepEqual(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]).sort(), meant, patch.name);
     }
   });
 
@@ -74,23 +97,8 @@ describe('SDK patches applied by the build', () => {
     let dir: string;
     let patched: ClientModule;
     before(async () => {
-      const { sdkPatchPlugin } = await import('../../scripts/sdk-patches.mjs');
       dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
-      const applied = new Map<string, number>();
-      await esbuild.build({
-        entryPoints: [require.resolve('@modelcontextprotocol/client')],
-        outfile: join(dir, 'client.cjs'),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        logLevel: 'warning',
-        plugins: [sdkPatchPlugin(applied) as esbuild.Plugin],
-      });
-      assert.ok(
-        [...applied.keys()].some((k) => k.startsWith('connection-closed')),
-        'the patch was applied to the bundle',
-      );
-      patched = require(join(dir, 'client.cjs'));
+      patched = (await bundlePatched('@modelcontextprotocol/client', dir, 'connection-closed')) as ClientModule;
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -132,6 +140,86 @@ describe('SDK patches applied by the build', () => {
 
     it('closes quietly when nothing waits', async () => {
       assert.equal(await closeWhileWaiting(patched, false), 'nothing waited');
+    });
+  });
+
+  describe('JSON answers, with the server bundled and patched as the build does', function () {
+    this.timeout(30_000);
+    type ServerModule = typeof import('@modelcontextprotocol/server');
+    let dir: string;
+    let patched: ServerModule;
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
+      patched = (await bundlePatched('@modelcontextprotocol/server', dir, 'JSON answers')) as ServerModule;
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    // One tools/call (and a call the server refuses) through the real client, on the 2026-07-28
+    // revision, against a handler made from `sdk`; each answer as the client's fetch received it.
+    async function exchange(sdk: ServerModule) {
+      const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+      const handler = sdk.createMcpHandler(() => {
+        const server = new sdk.Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+        server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' as const } }] }));
+        server.setRequestHandler('tools/call', (req) => {
+          if (req.params.name !== 'echo') throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `no tool ${req.params.name}`);
+          return { content: [{ type: 'text', text: `grüße ${JSON.stringify(req.params.arguments)}` }] };
+        });
+        return server;
+      });
+      const answers: Array<{ unread: boolean; status: number; type: string | null; text: string }> = [];
+      const { JsonAnswer } = await import('../../src/server/json-answer');
+      const fetch = async (url: string | URL, init?: RequestInit) => {
+        const response = await handler.fetch(new Request(url, init));
+        const unread = JsonAnswer.unread(response) !== undefined;
+        answers.push({ unread, status: response.status, type: response.headers.get('content-type'), text: await response.clone().text() });
+        return response;
+      };
+      const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as any);
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://sdk-patch.invalid/mcp'), { fetch } as any));
+      const result = await client.callTool({ name: 'echo', arguments: { a: 1 } });
+      const refused = await client.callTool({ name: 'nope', arguments: {} }).then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+      // No prompts here: the server refuses the method itself, answered with an HTTP status of its own.
+      const unknown = await client.request({ method: 'prompts/list', params: {} } as any).then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+      await client.close();
+      await handler.close();
+      return { result, refused, unknown, answers };
+    }
+
+    it('answers exactly as the unpatched server does, read by the real client', async () => {
+      const mine = await exchange(patched);
+      const theirs = await exchange(require('@modelcontextprotocol/server'));
+      assert.deepEqual(mine.result, theirs.result);
+      assert.equal(mine.refused, theirs.refused);
+      assert.deepEqual(
+        mine.answers.map(({ status, type, text }) => ({ status, type, text })),
+        theirs.answers.map(({ status, type, text }) => ({ status, type, text })),
+      );
+      assert.match(mine.refused, /no tool nope/);
+      assert.equal(mine.unknown, theirs.unknown);
+      assert.ok(
+        mine.answers.some((a) => a.status === 404 && /"error"/.test(a.text)),
+        'the method refused with 404',
+      );
+      assert.ok(mine.answers.some((a) => /"result"/.test(a.text)) && mine.answers.some((a) => /"error"/.test(a.text)), 'a result and a refusal');
+    });
+
+    it('makes those answers JsonAnswers, which the unpatched server does not', async () => {
+      const mine = await exchange(patched);
+      const theirs = await exchange(require('@modelcontextprotocol/server'));
+      const json = (a: { type: string | null }) => a.type === 'application/json';
+      assert.ok(mine.answers.filter(json).length >= 2, JSON.stringify(mine.answers));
+      assert.ok(
+        mine.answers.filter(json).every((a) => a.unread),
+        JSON.stringify(mine.answers),
+      );
+      assert.ok(theirs.answers.every((a) => !a.unread));
     });
   });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendWebResponse, toWebRequest, type WebRequestOptions } from '../../src/server/web-bridge';
+import { jsonAnswer } from '../../src/server/json-answer';
 
 function serve(options: WebRequestOptions, parseFirst: boolean, handle: (r: Request) => Promise<Response>): Promise<Server> {
   const server = createServer((req: IncomingMessage & { body?: unknown }, res) => {
@@ -62,6 +63,45 @@ describe('web-bridge: node:http to web Request/Response', () => {
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
       assert.equal(rest, 'second\n');
       assert.equal(sawBody, false);
+    } finally {
+      await close(server);
+    }
+  });
+
+  it("writes the SDK's JSON answer as the same bytes Response.json() gives, with its length, whether or not its headers were touched", async () => {
+    const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'grüße 🌍' }] } };
+    const answers: Record<string, () => Response> = {
+      '/plain': () => Response.json(message, { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      '/answer': () => jsonAnswer(message, { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      '/answer-with-header': () => {
+        const answer = jsonAnswer(message, { status: 404, headers: { 'Content-Type': 'application/json' } });
+        answer.headers.set('x-extra', 'kept');
+        return answer;
+      },
+      '/answer-read': () => {
+        const answer = jsonAnswer(message, { status: 200, headers: { 'Content-Type': 'application/json' } });
+        void answer.clone(); // read beyond its head: the real Response answers for it
+        return answer;
+      },
+    };
+    const server = await serve({}, false, async (r) => answers[new URL(r.url).pathname]!());
+    try {
+      const got = async (path: string) => {
+        const response = await fetch(`${urlOf(server)}${path}`);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          length: response.headers.get('content-length'),
+          extra: response.headers.get('x-extra'),
+          bytes: bytes.toString('base64'),
+        };
+      };
+      const plain = await got('/plain');
+      assert.equal(plain.length, String(Buffer.byteLength(JSON.stringify(message))));
+      assert.deepEqual(await got('/answer'), plain);
+      assert.deepEqual(await got('/answer-read'), plain);
+      assert.deepEqual(await got('/answer-with-header'), { ...plain, status: 404, extra: 'kept' });
     } finally {
       await close(server);
     }
