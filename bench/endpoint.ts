@@ -15,7 +15,7 @@ import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
 import { retrying } from '../test/helpers/wait';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
-const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
+const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 2000);
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'bench-token';
@@ -53,6 +53,11 @@ async function main() {
   const conc = { bare: [] as number[], flow: [] as number[] };
   // CPU time of the serving process per call (utime + stime from /proc): what a call costs the machine.
   const cpu = { bare: [] as number[], flow: [] as number[] };
+  // The bench's own CPU per call at concurrency 16: the client runs on one thread, and when it is busy
+  // all the time it, not the server, sets the calls per second (then the row reads near 1 ms per
+  // call and a core's worth of the phase's time).
+  const client = { bare: [] as number[], flow: [] as number[] };
+  const clientBusy = { bare: [] as number[], flow: [] as number[] };
   const pids = { bare: bare.pid, flow: nodeRed.pid };
   for (let round = 0; round < ROUNDS; round++) {
     // A different one goes first each round.
@@ -61,7 +66,11 @@ async function main() {
       const call = which === 'bare' ? viaBare : viaFlow;
       const cpu0 = cpuMs(pids[which]);
       seq[which].push(...(await sequential(call, SEQUENTIAL)));
+      const [self0, wall0] = [process.cpuUsage(), performance.now()];
       conc[which].push(await concurrent(call, CONCURRENT_TOTAL, CONCURRENCY));
+      const self = process.cpuUsage(self0);
+      client[which].push((self.user + self.system) / 1000 / CONCURRENT_TOTAL);
+      clientBusy[which].push((self.user + self.system) / 1000 / (performance.now() - wall0));
       cpu[which].push((cpuMs(pids[which]) - cpu0) / (SEQUENTIAL + CONCURRENT_TOTAL));
     }
   }
@@ -72,6 +81,13 @@ async function main() {
     ['sequential calls/s', seqRate(seq.bare), seqRate(seq.flow), seqRate(seq.flow) / seqRate(seq.bare)],
     [`concurrency ${CONCURRENCY} calls/s (median of rounds)`, median(conc.bare), median(conc.flow), median(conc.flow) / median(conc.bare)],
     ['server CPU ms per call (median of rounds)', median(cpu.bare), median(cpu.flow), median(cpu.flow) / median(cpu.bare)],
+    [`bench client CPU ms per call at ${CONCURRENCY}`, median(client.bare), median(client.flow), median(client.flow) / median(client.bare)],
+    [
+      `bench client busy at ${CONCURRENCY} (share of a core)`,
+      median(clientBusy.bare),
+      median(clientBusy.flow),
+      median(clientBusy.flow) / median(clientBusy.bare),
+    ],
   ] as const;
   console.log(
     `bench/endpoint: ${ROUNDS} rounds x (${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at concurrency ${CONCURRENCY}); ${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}, each server in its own process`,

@@ -19,12 +19,21 @@
 //    2026-07-28 server closes one such connection per request it answers, so every call paid for an
 //    error nobody saw (3 % of the endpoint's CPU in bench:endpoint's profile). It is now built when
 //    a waiting request or a running handler is there to receive it.
+//    A handler counts as running until its answer is sent (5. below): the 2026-07-28 server closes
+//    its per-request connection in a microtask right after the answer, before the SDK's own
+//    bookkeeping let go of the handler, so without 5 the error was still built for every call.
 // 4. JSON answers without a web stream. The 2026-07-28 server answers each JSON-reply request with
 //    `Response.json()`: undici's Response, its Headers and a ReadableStream around the text, which
 //    the endpoint then read back to write to the socket (7 % of the endpoint's CPU in bench:endpoint's
 //    profile). Those two calls make a JsonAnswer instead (src/server/json-answer.ts): a Response to
 //    whoever holds it, whose text the endpoint writes as it is; a real Response is made only when
 //    something asks for more than its status and headers.
+// 5. A handler is done once its answer is on its way. The SDK forgets a request handler's abort
+//    controller only after sending its answer, a few microtasks later; a connection closed in
+//    between (the 2026-07-28 server closes each per-request connection right after the answer)
+//    aborted the finished handler with a "Connection closed" error, built with its stack per call
+//    (3 % of the endpoint's CPU). The controller is now let go just before the answer is sent. Until
+//    then a cancel still reaches the handler, as before; after it nobody listens any more.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +66,13 @@ export const SDK_PATCHES = [
       'const error = responseHandlers.size || requestHandlerAbortControllers.size ? new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed") : void 0;',
     count: 1,
   },
+  ...['response', 'errorResponse'].map((answer) => ({
+    name: `handler done before its answer is sent (${answer})`,
+    files: /@modelcontextprotocol[\\/](client|server)[\\/]dist[\\/]src-[^\\/]+\.cjs$/,
+    find: `await capturedTransport?.send(${answer});`,
+    replace: `if (this._requestHandlerAbortControllers.get(request.id) === abortController) this._requestHandlerAbortControllers.delete(request.id); await capturedTransport?.send(${answer});`,
+    count: 1,
+  })),
   {
     name: 'JSON answers without a web stream',
     files: /@modelcontextprotocol[\\/]server[\\/]dist[\\/]mcp-[^\\/]+\.cjs$/,

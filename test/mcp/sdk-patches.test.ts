@@ -143,7 +143,7 @@ describe('SDK patches applied by the build', () => {
     });
   });
 
-  describe('JSON answers, with the server bundled and patched as the build does', function () {
+  describe('the 2026-07-28 server, bundled and patched as the build does', function () {
     this.timeout(30_000);
     type ServerModule = typeof import('@modelcontextprotocol/server');
     let dir: string;
@@ -161,13 +161,15 @@ describe('SDK patches applied by the build', () => {
       const handler = sdk.createMcpHandler(() => {
         const server = new sdk.Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
         server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' as const } }] }));
-        server.setRequestHandler('tools/call', (req) => {
+        server.setRequestHandler('tools/call', (req, ctx) => {
+          signals.push(ctx.mcpReq.signal);
           if (req.params.name !== 'echo') throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `no tool ${req.params.name}`);
           return { content: [{ type: 'text', text: `grüße ${JSON.stringify(req.params.arguments)}` }] };
         });
         return server;
       });
       const answers: Array<{ unread: boolean; status: number; type: string | null; text: string }> = [];
+      const signals: AbortSignal[] = [];
       const { JsonAnswer } = await import('../../src/server/json-answer');
       const fetch = async (url: string | URL, init?: RequestInit) => {
         const response = await handler.fetch(new Request(url, init));
@@ -189,7 +191,8 @@ describe('SDK patches applied by the build', () => {
       );
       await client.close();
       await handler.close();
-      return { result, refused, unknown, answers };
+      await new Promise((r) => setImmediate(r)); // past the per-request connection's close
+      return { result, refused, unknown, answers, signals };
     }
 
     it('answers exactly as the unpatched server does, read by the real client', async () => {
@@ -220,6 +223,75 @@ describe('SDK patches applied by the build', () => {
         JSON.stringify(mine.answers),
       );
       assert.ok(theirs.answers.every((a) => !a.unread));
+    });
+
+    it('leaves a handler that answered alone, where the unpatched server aborts it with "Connection closed" afterwards', async () => {
+      const mine = await exchange(patched);
+      const theirs = await exchange(require('@modelcontextprotocol/server'));
+      assert.equal(mine.signals.length, 2); // the result and the in-band error
+      assert.deepEqual(
+        mine.signals.map((s) => s.aborted),
+        [false, false],
+      );
+      assert.deepEqual(
+        theirs.signals.map((s) => (s.reason as { message?: string } | undefined)?.message),
+        ['Connection closed', 'Connection closed'],
+      );
+    });
+
+    it('still aborts a handler that is running when its connection closes', async () => {
+      for (const sdk of [patched, require('@modelcontextprotocol/server') as ServerModule]) {
+        let running!: AbortSignal;
+        let started!: () => void;
+        const isRunning = new Promise<void>((resolve) => (started = resolve));
+        const handler = sdk.createMcpHandler(() => {
+          const server = new sdk.Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+          server.setRequestHandler('tools/call', (_req, ctx) => {
+            running = ctx.mcpReq.signal;
+            started();
+            return new Promise(() => undefined); // never answers
+          });
+          return server;
+        });
+        const client = new AbortController();
+        const call = {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'wait',
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        };
+        const answer = handler
+          .fetch(
+            new Request('http://sdk-patch.invalid/mcp', {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'mcp-protocol-version': '2026-07-28',
+                'mcp-method': 'tools/call',
+                'mcp-name': 'wait',
+              },
+              body: JSON.stringify(call),
+              signal: client.signal,
+            }),
+          )
+          .catch((err: Error) => err);
+        await isRunning;
+        client.abort(new Error('client left'));
+        await answer;
+        await new Promise((r) => setImmediate(r));
+        assert.equal(running.aborted, true);
+        assert.equal((running.reason as { code?: unknown }).code, sdk.SdkErrorCode.ConnectionClosed);
+        await handler.close();
+      }
     });
   });
 });
