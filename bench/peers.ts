@@ -42,6 +42,8 @@ interface System {
   latencies: number[];
   throughputs: number[];
   cpuMsPerCall: number[];
+  /** CPU per call of the MCP server process (the HTTP rows; stdio rows start a server of their own). */
+  serverCpuMsPerCall: number[];
 }
 
 /** A bare client's row: the call made directly, an error result failing the row. */
@@ -134,7 +136,8 @@ async function main() {
     await v2.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     closers.push(() => v2.close());
     const systems: System[] = [];
-    const add = (name: string, call: CallFn, inNodeRed: boolean) => systems.push({ name, call, inNodeRed, latencies: [], throughputs: [], cpuMsPerCall: [] });
+    const add = (name: string, call: CallFn, inNodeRed: boolean) =>
+      systems.push({ name, call, inNodeRed, latencies: [], throughputs: [], cpuMsPerCall: [], serverCpuMsPerCall: [] });
     const addBare = (name: string, client: Parameters<typeof bareCall>[0]) => add(name, bareCall(client, name), false);
     add('http floor (no MCP)', flowPost(base, '/floor'), true);
     add('mcp-call-tool (ours)', flowPost(base, '/ours'), true);
@@ -162,19 +165,22 @@ async function main() {
       addBare('stdio: bare SDK v1 client', v1stdio);
     }
 
-    // BENCH_ONLY=ours,floor keeps the rows whose names contain one of these (e.g. to profile one).
+    // BENCH_ONLY=ours,floor keeps the rows whose names contain one of these (e.g. to profile one);
+    // an entry starting with "=" names one row exactly (=mcp-call-tool (ours) leaves out its stdio row).
     const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
-    if (only) systems.splice(0, systems.length, ...systems.filter((s) => only.some((o) => s.name.includes(o))));
+    const picked = (name: string) => only!.some((o) => (o.startsWith('=') ? name === o.slice(1) : name.includes(o)));
+    if (only) systems.splice(0, systems.length, ...systems.filter((s) => picked(s.name)));
     // Warm-up: connections, JIT, the nodes' sessions and tool caches; a broken row fails here.
     for (const s of systems) await sequential(s.call, 100);
     for (let round = 0; round < ROUNDS; round++) {
       // A different system goes first each round.
       const order = systems.map((_, i) => systems[(i + round) % systems.length]);
       for (const s of order) {
-        const cpu0 = s.inNodeRed ? cpuMs(nodeRed.pid) : 0;
+        const [cpu0, server0] = [s.inNodeRed ? cpuMs(nodeRed.pid) : 0, cpuMs(server.pid)];
         s.latencies.push(...(await sequential(s.call, SEQUENTIAL)));
         s.throughputs.push(await concurrent(s.call, CONCURRENT_TOTAL, CONCURRENCY));
         if (s.inNodeRed) s.cpuMsPerCall.push((cpuMs(nodeRed.pid) - cpu0) / (SEQUENTIAL + CONCURRENT_TOTAL));
+        s.serverCpuMsPerCall.push((cpuMs(server.pid) - server0) / (SEQUENTIAL + CONCURRENT_TOTAL));
       }
     }
 
@@ -186,6 +192,8 @@ async function main() {
       'p50 ms': +median(s.latencies).toFixed(2),
       'calls/s @16': Math.round(median(s.throughputs)),
       'Node-RED CPU ms/call': s.inNodeRed ? +median(s.cpuMsPerCall).toFixed(2) : '-',
+      // What the call costs the MCP server: a client's requests can make it work more or less.
+      'server CPU ms/call': s.name.startsWith('stdio') || s.name.startsWith('http floor') ? '-' : +median(s.serverCpuMsPerCall).toFixed(2),
     });
     console.log(
       `bench:peers (${runtimeFolder ? `Node-RED from ${runtimeFolder}` : `Node ${process.version}, this repository's Node-RED`}; ${process.env.BENCH_SSE_REPLIES === '1' ? 'event-stream' : 'JSON'} replies) — ${ROUNDS} interleaved rounds of ${SEQUENTIAL} sequential + ${CONCURRENT_TOTAL} at ${CONCURRENCY} in flight; medians over rounds`,

@@ -4,9 +4,11 @@ export interface SdkPatch {
   files: RegExp;
   find: string;
   replace: string;
-  count: number;
+  /** how often `find` occurs: in every matching file, or per package and file kind ('client/index', 'server/src', …) */
+  count: number | Record<string, number>;
   /** code put before the patched file's own (a require from the engine folder the replacement uses) */
   prepend?: (engine: string) => string;
 }
 export const SDK_PATCHES: SdkPatch[];
+export function expectedCount(patch: SdkPatch, file: string): number;
 export function sdkPatchPlugin(applied?: Map<string, number>, engine?: string): unknown;

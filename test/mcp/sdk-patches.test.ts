@@ -39,8 +39,9 @@ async function bundlePatched(pkg: string, dir: string, patch: string): Promise<u
 
 describe('SDK patches applied by the build', () => {
   let patches: SdkPatch[];
+  let expectedCount: (patch: SdkPatch, file: string) => number;
   before(async () => {
-    ({ SDK_PATCHES: patches } = await import('../../scripts/sdk-patches.mjs'));
+    ({ SDK_PATCHES: patches, expectedCount } = await import('../../scripts/sdk-patches.mjs'));
   });
 
   it('each finds its text in the installed SDK as often as the build expects, in the client and the server', () => {
@@ -50,10 +51,10 @@ describe('SDK patches applied by the build', () => {
         .map((f) => ({ f, n: readFileSync(f, 'utf8').split(patch.find).length - 1 }))
         .filter((h) => h.n > 0);
       assert.ok(hits.length > 0, `${patch.name}: not found in any SDK file`);
-      for (const h of hits) assert.equal(h.n, patch.count, `${patch.name} in ${h.f}`);
+      for (const h of hits) assert.equal(h.n, expectedCount(patch, h.f), `${patch.name} in ${h.f}`);
       // Each patch is meant for the packages its file pattern names.
       const meant = ['client', 'server'].filter((pkg) => patch.files.source.includes(pkg));
-      assert.deepEqual(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]).sort(), meant, patch.name);
+      assert.deepEqual([...new Set(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]))].sort(), meant, patch.name);
     }
   });
 
