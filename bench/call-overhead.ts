@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPaginatedServer } from '../test/peers/paginated-server';
 import { fromRuntime, helper, load, setFlows, startRuntime, stopRuntime } from '../test/helpers/runtime';
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 300);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 800);
@@ -21,6 +21,13 @@ const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const STDIO = process.env.BENCH_TRANSPORT === 'stdio';
+// What users run: the built package (its runtime bundle, with the fixes the build applies to the
+// SDK), once `npm run build` made it; BENCH_SOURCES=1, or no build, runs the TypeScript sources on
+// the SDK as installed. The bare client is the SDK as installed either way.
+const BUILT =
+  process.env.BENCH_SOURCES !== '1' && existsSync(join(__dirname, '..', 'dist', 'nodes', 'shared', 'runtime.js'))
+    ? join(__dirname, '..', 'dist', 'nodes')
+    : undefined;
 const STDIO_SERVER = join(__dirname, 'peers-stdio-server.mjs');
 
 async function main() {
@@ -45,7 +52,9 @@ async function main() {
     { id: 'floor', z: tab.id, type: 'change', rules: [{ t: 'set', p: 'topic', pt: 'msg', to: 'floor', tot: 'str' }], wires: [['out']] },
     { id: 'out', z: tab.id, type: 'helper' },
   ];
-  await load(flow, {}, [require(fromRuntime('@node-red/nodes/core/function/15-change.js'))]);
+  const change = require(fromRuntime('@node-red/nodes/core/function/15-change.js'));
+  if (BUILT) await helper.load([...['mcp-server', 'mcp-call-tool'].map((t) => require(join(BUILT, t, 'index.js'))), change] as any, flow as any);
+  else await load(flow, {}, [change]);
   // The test helper spies on every node's send, status, log and error calls (sinon keeps each call's
   // arguments, and queues an event per call), a cost no user's Node-RED pays. The spies are removed
   // and the same flow deployed again, so the nodes are built on Node-RED's own methods.
@@ -104,7 +113,7 @@ async function main() {
   const bareTput = median(tput.bare);
   const nodeTput = median(tput.node);
   console.log(
-    `call-overhead (${STDIO ? 'stdio' : 'Streamable HTTP'}): ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`,
+    `call-overhead (${STDIO ? 'stdio' : 'Streamable HTTP'}; mcp-call-tool from ${BUILT ? 'the built package' : 'the TypeScript sources'}): ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`,
   );
   console.log(`  bare client    median latency ${bareLat.toFixed(3)} ms   throughput@16 ${bareTput.toFixed(0)} calls/s`);
   console.log(`  mcp-call-tool  median latency ${nodeLat.toFixed(3)} ms   throughput@16 ${nodeTput.toFixed(0)} calls/s`);
