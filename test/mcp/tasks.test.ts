@@ -42,7 +42,7 @@ describe('tools as tasks (server-everything, protocol 2025-11-25)', function () 
       });
       afterEach(() => session.close());
 
-      it('a task-only tool runs as a task: each stage is reported, the report is the result', async () => {
+      it('a task-only tool runs as a task: the stages seen are reported in order, the report is the result', async () => {
         const updates: TaskUpdate[] = [];
         const from = proxy.requests.length;
         const result = await session.callTool(TOOL, { topic: 'heat pumps' }, { onTaskUpdate: (u) => updates.push(u) });
@@ -50,10 +50,18 @@ describe('tools as tasks (server-everything, protocol 2025-11-25)', function () 
         assert.ok(updates.length >= 3, JSON.stringify(updates));
         assert.ok(new Set(updates.map((u) => u.taskId)).size === 1, 'one task');
         assert.equal(updates[0].status, 'working');
-        assert.ok(
-          updates.some((u) => /Analyzing content/.test(u.statusMessage ?? '')),
+        // The client polls tasks/get at the server's suggested interval (1 s), and each of the
+        // server's four stages lasts 1 s: a poll that comes late on a busy machine can miss one.
+        // What is seen must be the server's stages, in its order, more than one of them.
+        const STAGES = ['Gathering sources', 'Analyzing content', 'Synthesizing findings', 'Generating report'];
+        const seen = updates.filter((u) => u.status === 'working').map((u) => STAGES.findIndex((s) => (u.statusMessage ?? '').startsWith(s)));
+        assert.ok(!seen.includes(-1), JSON.stringify(updates));
+        assert.deepEqual(
+          seen,
+          [...seen].sort((a, b) => a - b),
           JSON.stringify(updates),
         );
+        assert.ok(new Set(seen).size >= 2, JSON.stringify(updates));
         assert.equal(updates.at(-1)!.status, 'completed');
         if (kind !== 'stdio') {
           const sent = proxy.requests.slice(from).map((r) => r.method);
