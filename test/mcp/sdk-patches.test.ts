@@ -37,6 +37,16 @@ async function bundlePatched(pkg: string, dir: string, patch: string): Promise<u
   return require(outfile);
 }
 
+/** In the current suite: the SDK package bundled with the patches before its tests, removed after. */
+function usePatchedBundle<T>(pkg: string, patch: string, use: (sdk: T) => void): void {
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
+    use((await bundlePatched(pkg, dir, patch)) as T);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+}
+
 describe('SDK patches applied by the build', () => {
   let patches: SdkPatch[];
   let expectedCount: (patch: SdkPatch, file: string) => number;
@@ -95,13 +105,8 @@ describe('SDK patches applied by the build', () => {
   describe('a closing connection, with the client bundled and patched as the build does', function () {
     this.timeout(30_000);
     type ClientModule = typeof import('@modelcontextprotocol/client');
-    let dir: string;
     let patched: ClientModule;
-    before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
-      patched = (await bundlePatched('@modelcontextprotocol/client', dir, 'connection-closed')) as ClientModule;
-    });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    usePatchedBundle<ClientModule>('@modelcontextprotocol/client', 'connection-closed', (sdk) => (patched = sdk));
 
     // A server that completes the handshake and never answers anything else, then drops the connection.
     async function closeWhileWaiting(sdk: ClientModule, waiting: boolean): Promise<unknown> {
@@ -147,13 +152,8 @@ describe('SDK patches applied by the build', () => {
   describe('the 2026-07-28 server, bundled and patched as the build does', function () {
     this.timeout(30_000);
     type ServerModule = typeof import('@modelcontextprotocol/server');
-    let dir: string;
     let patched: ServerModule;
-    before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'sdk-patched-'));
-      patched = (await bundlePatched('@modelcontextprotocol/server', dir, 'JSON answers')) as ServerModule;
-    });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    usePatchedBundle<ServerModule>('@modelcontextprotocol/server', 'JSON answers', (sdk) => (patched = sdk));
 
     // One tools/call (and a call the server refuses) through the real client, on the 2026-07-28
     // revision, against a handler made from `sdk`; each answer as the client's fetch received it.
