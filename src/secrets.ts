@@ -8,6 +8,8 @@
 const MASK = '***';
 const MIN_SECRET_LENGTH = 4;
 const MAX_DEPTH = 64;
+/** The default `extra`: one shared empty list, not a new one per call. */
+const NO_EXTRA: ReadonlyArray<string | undefined> = Object.freeze([]);
 const BEARER = /\b(Bearer)(\s+|%20|\+)(?!\*\*\*)[A-Za-z0-9\-._~+/%]+=*/gi;
 
 export class SecretScrubber {
@@ -33,7 +35,7 @@ export class SecretScrubber {
   }
 
   /** The text with every registered secret (and `extra`, e.g. a token typed in an undeployed dialog) masked. */
-  scrub(text: string, extra: Array<string | undefined> = []): string {
+  scrub(text: string, extra: ReadonlyArray<string | undefined> = NO_EXTRA): string {
     if (typeof text !== 'string' || text.length === 0) return text;
     let out = text;
     const pattern = this.patternFor(extra);
@@ -44,14 +46,17 @@ export class SecretScrubber {
 
   /**
    * A copy of `value` with every string scrubbed. Plain objects and arrays are copied only where
-   * something changed; anything else (Buffers, class instances such as an http request) is kept.
+   * something changed; anything else (Buffers, class instances such as an http request) is kept. An
+   * object reached twice (shared, or through a cycle) is walked once and is the same copy both times.
    */
-  scrubValue<T>(value: T, extra: Array<string | undefined> = []): T {
-    return this.walk(value, extra, new WeakSet(), 0) as T;
+  scrubValue<T>(value: T, extra: ReadonlyArray<string | undefined> = NO_EXTRA): T {
+    // Every message a node sends comes through here. A Map that dies with the call costs the
+    // collector far less than a WeakSet per message would (bench/call-overhead measures it).
+    return this.walk(value, extra, new Map(), 0) as T;
   }
 
   /** The same error with message and stack scrubbed (kept as the same object, so its type and code survive). */
-  scrubError<E extends Error>(err: E, extra: Array<string | undefined> = []): E {
+  scrubError<E extends Error>(err: E, extra: ReadonlyArray<string | undefined> = NO_EXTRA): E {
     const message = this.scrub(err.message, extra);
     const stack = typeof err.stack === 'string' ? this.scrub(err.stack, extra) : err.stack;
     try {
@@ -65,34 +70,41 @@ export class SecretScrubber {
     return err;
   }
 
-  private walk(value: unknown, extra: Array<string | undefined>, seen: WeakSet<object>, depth: number): unknown {
+  private walk(value: unknown, extra: ReadonlyArray<string | undefined>, done: Map<object, unknown>, depth: number): unknown {
     if (typeof value === 'string') return this.scrub(value, extra);
-    if (!value || typeof value !== 'object' || depth > MAX_DEPTH || seen.has(value)) return value;
-    seen.add(value);
+    if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+    const known = done.get(value);
+    if (known !== undefined) return known;
     if (Array.isArray(value)) {
+      done.set(value, value); // a cycle back to this array meets the array itself
       let copy: unknown[] | undefined;
-      value.forEach((item, i) => {
-        const next = this.walk(item, extra, seen, depth + 1);
-        if (next !== item) (copy ??= [...value])[i] = next;
-      });
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (item === null || (typeof item !== 'string' && typeof item !== 'object')) continue;
+        const next = this.walk(item, extra, done, depth + 1);
+        if (next !== item) (copy ??= value.slice())[i] = next;
+      }
+      done.set(value, copy ?? value);
       return copy ?? value;
     }
-    const proto = Object.getPrototypeOf(value);
     if (value instanceof Error) return this.scrubError(value, extra);
+    const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return value;
+    done.set(value, value);
     let copy: Record<string, unknown> | undefined;
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const item = record[key];
       // Numbers, booleans and nulls hold no secret: most of a message's leaves are skipped at once.
       if (item === null || (typeof item !== 'string' && typeof item !== 'object')) continue;
-      const next = this.walk(item, extra, seen, depth + 1);
+      const next = this.walk(item, extra, done, depth + 1);
       if (next !== item) (copy ??= { ...record })[key] = next;
     }
+    done.set(value, copy ?? value);
     return copy ?? value;
   }
 
-  private patternFor(extra: Array<string | undefined>): RegExp | null {
+  private patternFor(extra: ReadonlyArray<string | undefined>): RegExp | null {
     // The common case, every string of every message a node sends: no allocation.
     if (extra.length === 0) {
       if (this.pattern === undefined) this.pattern = buildPattern([...this.counts.keys()]);

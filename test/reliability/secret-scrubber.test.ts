@@ -42,6 +42,25 @@ describe('secret scrubber', () => {
     assert.equal((s.scrubValue(cyclic) as Record<string, unknown>).name, '***');
   });
 
+  it('masks an object the message holds twice in both places, and walks cycles once', () => {
+    const s = new SecretScrubber();
+    s.register(['sekrit-value']);
+    const shared = { header: 'sekrit-value' };
+    const list = ['sekrit-value'];
+    const msg = { first: shared, second: shared, lists: [list, list] };
+    const out = s.scrubValue(msg);
+    assert.equal(out.first.header, '***');
+    assert.equal(out.second.header, '***', 'the second path to the same object is masked too');
+    assert.equal(out.first, out.second, 'one copy for one original');
+    assert.deepEqual(out.lists, [['***'], ['***']]);
+    assert.equal(shared.header, 'sekrit-value', 'the original is not changed');
+    const ring: Record<string, unknown> = { text: 'Bearer abc123', items: [] as unknown[] };
+    (ring.items as unknown[]).push(ring, { back: ring });
+    const scrubbed = s.scrubValue(ring);
+    assert.equal(scrubbed.text, 'Bearer ***');
+    assert.equal((ring.items as unknown[]).length, 2, 'a cycle ends the walk');
+  });
+
   it('keeps masking until the last registration of a secret is released', () => {
     const s = new SecretScrubber();
     const first = s.register(['shared-secret']);
