@@ -11,13 +11,15 @@
 //   build finds pglite.wasm, initdb.wasm and pglite.data beside the file that holds its code, so the
 //   build copies those three there; its extension archives (12 MB) are not needed and not shipped.
 // - dist/THIRD-PARTY-NOTICES.txt: the licence of every library inside a bundle.
-// - The MCP SDK gets the fixes in scripts/sdk-patches.mjs while it is bundled.
+// - The MCP SDK gets the fixes in scripts/sdk-patches.mjs while it is bundled, and every bundle the
+//   cheaper name helper of scripts/cheaper-names.mjs.
 // What stays installed from npm: what loads files of its own at run time or is loaded as native ESM
 // (EXTERNAL below), declared in package.json's dependencies.
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SDK_PATCHES, sdkPatchPlugin } from './sdk-patches.mjs';
+import { cheaperNames } from './cheaper-names.mjs';
 
 export const EXTERNAL = [
   // Opus codec: a native build or its WebAssembly, loaded from its own folder.
@@ -69,6 +71,7 @@ export async function bundleRuntime(root, esbuild, types) {
       plugins: [sdkPatchPlugin(applied, join(dist, 'src'))],
     });
     for (const input of Object.keys(result.metafile.inputs)) inputs.add(input);
+    writeFileSync(outfile, cheaperNames(readFileSync(outfile, 'utf8'), outfile));
   };
   const runtime = join(dist, 'nodes', 'shared', 'runtime.js');
   await bundle(entry, runtime + '.tmp');

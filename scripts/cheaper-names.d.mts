@@ -1,0 +1,1 @@
+export function cheaperNames(code: string, file: string): string;
