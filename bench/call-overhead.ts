@@ -5,12 +5,17 @@
 // sequentially and at concurrency 16, in alternating rounds so machine noise hits both alike.
 // A third row, (c) input -> change -> output, is Node-RED's own delivery of a message into a node and
 // out of it with no MCP at all: the floor under (b) that no node can go below.
-// Prints median latency and throughput for all three and the ratios (goal: latency <= 1.15x).
+// A fourth, (d) the bare client sending the request the node sends: the same client capabilities
+// (elicitation, the tasks extension) and a progress token. On 2026-07-28 a client's capabilities
+// travel with every request and the server reads them each time, so (b)/(d) is what the node itself
+// adds to one and the same request, and (d)/(a) what the node's features cost the server.
+// Prints median latency and throughput for all rows and the ratios (goal: latency <= 1.15x (a)).
 // BENCH_TRANSPORT=stdio: the same over stdio, both clients starting bench/peers-stdio-server.mjs.
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPaginatedServer } from '../test/peers/paginated-server';
+import { CLIENT_CAPABILITIES } from '../src/mcp/session';
 import { fromRuntime, helper, load, setFlows, startRuntime, stopRuntime } from '../test/helpers/runtime';
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,13 +38,25 @@ const STDIO_SERVER = join(__dirname, 'peers-stdio-server.mjs');
 async function main() {
   const peer = STDIO ? undefined : await startPaginatedServer({ toolCount: 3, pageSize: 10 });
 
-  const client = new Client({ name: 'bench-bare', version: '1' }, { versionNegotiation: { mode: 'auto' } } as any);
-  const bareStdio = peer ? undefined : new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] });
-  await client.connect(bareStdio ?? new StreamableHTTPClientTransport(new URL(peer!.url)));
-  const bare: CallFn = async (i) => {
-    const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } });
-    if (r.isError) throw new Error('bare call failed');
+  const bareClient = async (same: boolean) => {
+    const client = new Client({ name: 'bench-bare', version: '1' }, {
+      versionNegotiation: { mode: 'auto' },
+      ...(same ? { capabilities: CLIENT_CAPABILITIES } : {}),
+    } as any);
+    if (same) client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' as const }));
+    const stdio = peer ? undefined : new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] });
+    await client.connect(stdio ?? new StreamableHTTPClientTransport(new URL(peer!.url)));
+    const options = same ? { onprogress: () => {}, resetTimeoutOnProgress: true } : undefined;
+    const call: CallFn = async (i) => {
+      const r = await client.callTool({ name: 'tool-01', arguments: { text: `m${i}` } }, options);
+      if (r.isError) throw new Error('bare call failed');
+    };
+    return { client, stdio, call };
   };
+  const plain = await bareClient(false);
+  const same = await bareClient(true);
+  const bare = plain.call;
+  const bareSame = same.call;
 
   await startRuntime();
   const tab = { id: 'bench-tab', type: 'tab', label: 'bench' };
@@ -79,15 +96,17 @@ async function main() {
 
   // Warm-up: connections, JIT, the node's tool cache.
   await sequential(bare, 50);
+  await sequential(bareSame, 50);
   await sequential(viaNode, 50);
   await sequential(viaFloor, 50);
 
   // Over stdio each client has a server process of its own: the CPU per call of this process and of
   // each client's server, over the sequential blocks (what a call costs on both sides of the pipe).
-  const nodeServerPid = bareStdio ? childPids().find((pid) => pid !== bareStdio.pid) : undefined;
-  const cpu = { bare: { client: [] as number[], server: [] as number[] }, node: { client: [] as number[], server: [] as number[] } };
-  const timedSequential = async (which: 'bare' | 'node', call: CallFn) => {
-    const serverPid = which === 'bare' ? bareStdio?.pid : nodeServerPid;
+  const nodeServerPid = plain.stdio ? childPids().find((pid) => pid !== plain.stdio!.pid && pid !== same.stdio!.pid) : undefined;
+  const cpuRow = () => ({ client: [] as number[], server: [] as number[] });
+  const cpu = { bare: cpuRow(), same: cpuRow(), node: cpuRow() };
+  const timedSequential = async (which: 'bare' | 'same' | 'node', call: CallFn) => {
+    const serverPid = which === 'bare' ? plain.stdio?.pid : which === 'same' ? same.stdio?.pid : nodeServerPid;
     const own0 = process.cpuUsage();
     const server0 = serverPid ? cpuMs(serverPid) : 0;
     const latencies = await sequential(call, SEQUENTIAL);
@@ -97,13 +116,15 @@ async function main() {
     return latencies;
   };
 
-  const lat = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
-  const tput = { bare: [] as number[], node: [] as number[], floor: [] as number[] };
+  const lat = { bare: [] as number[], same: [] as number[], node: [] as number[], floor: [] as number[] };
+  const tput = { bare: [] as number[], same: [] as number[], node: [] as number[], floor: [] as number[] };
   for (let r = 0; r < ROUNDS; r++) {
     lat.bare.push(...(await timedSequential('bare', bare)));
+    lat.same.push(...(await timedSequential('same', bareSame)));
     lat.node.push(...(await timedSequential('node', viaNode)));
     lat.floor.push(...(await sequential(viaFloor, SEQUENTIAL)));
     tput.bare.push(await concurrent(bare, CONCURRENT_TOTAL, CONCURRENCY));
+    tput.same.push(await concurrent(bareSame, CONCURRENT_TOTAL, CONCURRENCY));
     tput.node.push(await concurrent(viaNode, CONCURRENT_TOTAL, CONCURRENCY));
     tput.floor.push(await concurrent(viaFloor, CONCURRENT_TOTAL, CONCURRENCY));
   }
@@ -115,12 +136,20 @@ async function main() {
   console.log(
     `call-overhead (${STDIO ? 'stdio' : 'Streamable HTTP'}; mcp-call-tool from ${BUILT ? 'the built package' : 'the TypeScript sources'}): ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`,
   );
+  const sameLat = median(lat.same);
+  const sameTput = median(tput.same);
   console.log(`  bare client    median latency ${bareLat.toFixed(3)} ms   throughput@16 ${bareTput.toFixed(0)} calls/s`);
+  console.log(
+    `  bare, same req median latency ${sameLat.toFixed(3)} ms   throughput@16 ${sameTput.toFixed(0)} calls/s (the node's capabilities and a progress token)`,
+  );
   console.log(`  mcp-call-tool  median latency ${nodeLat.toFixed(3)} ms   throughput@16 ${nodeTput.toFixed(0)} calls/s`);
   const floorLat = median(lat.floor);
   console.log(`  Node-RED alone median latency ${floorLat.toFixed(3)} ms   throughput@16 ${median(tput.floor).toFixed(0)} calls/s (change node, no MCP)`);
   console.log(`  ratio latency node/bare = ${(nodeLat / bareLat).toFixed(3)} (goal <= 1.15)`);
   console.log(`  ratio throughput node/bare = ${(nodeTput / bareTput).toFixed(3)} `);
+  console.log(
+    `  the same request: latency node/bare-same = ${(nodeLat / sameLat).toFixed(3)}, throughput ${(nodeTput / sameTput).toFixed(3)}; bare-same/bare latency = ${(sameLat / bareLat).toFixed(3)}`,
+  );
   console.log(
     `  the floor: (bare + Node-RED alone)/bare = ${((bareLat + floorLat) / bareLat).toFixed(3)}; the node's own cost above it: ${Math.max(0, nodeLat - bareLat - floorLat).toFixed(3)} ms per call`,
   );
@@ -128,11 +157,12 @@ async function main() {
   if (nodeServerPid && cpu.node.server.length) {
     const f = (xs: number[]) => median(xs).toFixed(3);
     console.log(
-      `  CPU per sequential call: bare client ${f(cpu.bare.client)} ms + its server ${f(cpu.bare.server)} ms; mcp-call-tool's process ${f(cpu.node.client)} ms + its server ${f(cpu.node.server)} ms`,
+      `  CPU per sequential call: bare client ${f(cpu.bare.client)} ms + its server ${f(cpu.bare.server)} ms; bare, same request ${f(cpu.same.client)} ms + ${f(cpu.same.server)} ms; mcp-call-tool's process ${f(cpu.node.client)} ms + its server ${f(cpu.node.server)} ms`,
     );
   }
 
-  await client.close();
+  await plain.client.close();
+  await same.client.close();
   await stopRuntime();
   await peer?.close();
 }

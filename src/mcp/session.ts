@@ -491,8 +491,7 @@ export class McpSession implements ToolProvider {
     // Elicitation is offered in both modes: a call's node turns a request into a message and waits
     // for the flow's answer; a request no call can answer is declined (input-requests.ts).
     const client = new Client(CLIENT_INFO, {
-      // The tasks extension (2026-07-28): a server may then answer a long call with a task, which callOnce follows.
-      capabilities: { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } },
+      capabilities: CLIENT_CAPABILITIES,
       ...versionOptions(this.settings.protocolVersion),
     });
     client.setRequestHandler('elicitation/create', async (request) => ({ ...(await this.inputs.answer(request.params)) }));
@@ -603,6 +602,13 @@ function progressOf(p: { progress: number; total?: number; message?: string }): 
   if (p.message !== undefined) out.message = p.message;
   return out;
 }
+
+/**
+ * What every session offers a server. Elicitation, in both modes: a call's node turns a request into a
+ * message and waits for the flow's answer. The tasks extension (2026-07-28): a server may then answer
+ * a long call with a task, which callOnce follows. On 2026-07-28 these travel with every request.
+ */
+export const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } };
 
 async function counted<T>(conn: Connection, op: (c: Connection) => Promise<T>): Promise<T> {
   conn.busy++;
