@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ORDER_FORM, startAskingServer, type AskingServer } from '../peers/asking-server';
-import { helper, load, nextMessage, nextMessageWithTopic, send, startRuntime, stopRuntime } from '../helpers/runtime';
+import { captureLogs, helper, load, nextMessage, nextMessageWithTopic, send, startRuntime, stopRuntime } from '../helpers/runtime';
 
 const STDIO = { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(__dirname, '../peers/asking-stdio.ts')] };
 
@@ -25,10 +25,10 @@ for (const era of ['2025-06-18', '2026-07-28']) {
     });
     afterEach(() => helper.unload());
 
-    async function deploy(tool: string, inputTimeout = 30, timeout = ''): Promise<void> {
+    async function deploy(tool: string, inputTimeout = 30, timeout = '', second: string[] = ['asked']): Promise<void> {
       await load([
         { id: 'srv', type: 'mcp-server', protocolVersion: era, ...(era < '2026' ? STDIO : { transport: 'http', url: peer.url }) },
-        { id: 'call', type: 'mcp-call-tool', server: 'srv', tool, inputTimeout, timeout, wires: [['out'], ['asked']] },
+        { id: 'call', type: 'mcp-call-tool', server: 'srv', tool, inputTimeout, timeout, wires: [['out'], second] },
         { id: 'out', type: 'helper' },
         { id: 'asked', type: 'helper' },
         { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
@@ -87,6 +87,21 @@ for (const era of ['2025-06-18', '2026-07-28']) {
       const caught = nextMessage('caught');
       send('call', { input: { id: request.input.id, action: 'accept', content: { confirm: true, quantity: 1 } } });
       assert.match((await caught).error.message, /no call waits for input/);
+    });
+
+    it('with nothing wired to output 2 the request is declined at once, not after the input wait, and said once', async () => {
+      // An input wait of ten minutes: only an immediate decline finishes within the test's time.
+      await deploy('order', 600, '', []);
+      const logs = captureLogs();
+      const results = [nextMessage('out')];
+      send('call', { payload: { item: 'shelves' } });
+      assert.equal((await results[0]).payload, 'not done: decline', 'the server received a decline');
+      const second = nextMessage('out');
+      send('call', { payload: { item: 'stools' } });
+      assert.equal((await second).payload, 'not done: decline');
+      const said = logs.lines().filter((l) => l.includes('nothing is wired to output 2'));
+      assert.equal(said.length, 1, `one warning per deploy: ${said.join(' | ')}`);
+      assert.match(said[0], /How many shelves\?/);
     });
 
     it("a person may answer after the call's own timeout: the call's clock stands still while input waits", async () => {
