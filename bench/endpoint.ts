@@ -1,6 +1,7 @@
 // bench/endpoint: what does serving a tool from a flow cost? The same @modelcontextprotocol/client
 // (in this process) calls the same echo tool
-//   (a) on a bare @modelcontextprotocol/server (createMcpHandler on node:http), in a process of its own, and
+//   (a) on a bare @modelcontextprotocol/server (createMcpHandler on node:http), in a process of its own,
+//       with the same bearer token check, and
 //   (b) on mcp-endpoint in Node-RED as users run it (its own process, the built package, no test
 //       helper spying on every node method): mcp-tool-in -> mcp-tool-out, bearer token on,
 // both over Streamable HTTP 2026-07-28, sequentially and at concurrency 16, in alternating rounds so
@@ -31,7 +32,7 @@ async function clientFor(url: string, token?: string): Promise<CallFn> {
 }
 
 async function main() {
-  const bare = await forkServer(join(__dirname, 'endpoint-bare-server.ts'));
+  const bare = await forkServer(join(__dirname, 'endpoint-bare-server.ts'), { BENCH_TOKEN: TOKEN });
   const runtimeFolder = process.env.BENCH_NODE_RED ? resolve(process.env.BENCH_NODE_RED) : undefined;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const nodeRed = await startNodeRed(resolve(__dirname, '..'), {
@@ -44,7 +45,7 @@ async function main() {
     { id: 'in-echo', type: 'mcp-tool-in', z: 'bench', endpoint: 'ep', name: 'echo', inputSchema: schema, wires: [['out']] },
     { id: 'out', type: 'mcp-tool-out', z: 'bench', wires: [] },
   ]);
-  const viaBare = await clientFor(bare.url);
+  const viaBare = await clientFor(bare.url, TOKEN);
   // The endpoint answers once the deploy has started its flow.
   const viaFlow = await retrying(() => clientFor(`${nodeRed.url.replace(/\/$/, '')}/mcp`, TOKEN));
   for (const call of [viaBare, viaFlow]) await sequential(call, 100); // warm-up: JIT, sockets, schema compile
