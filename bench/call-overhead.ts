@@ -11,6 +11,7 @@
 // adds to one and the same request, and (d)/(a) what the node's features cost the server.
 // Prints median latency and throughput for all rows and the ratios (goal: latency <= 1.15x (a)).
 // BENCH_TRANSPORT=stdio: the same over stdio, both clients starting bench/peers-stdio-server.mjs.
+// BENCH_SSE_REPLIES=1: the HTTP peer answers every request as an event stream instead of one JSON body.
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -36,7 +37,8 @@ const BUILT =
 const STDIO_SERVER = join(__dirname, 'peers-stdio-server.mjs');
 
 async function main() {
-  const peer = STDIO ? undefined : await startPaginatedServer({ toolCount: 3, pageSize: 10 });
+  const SSE = !STDIO && process.env.BENCH_SSE_REPLIES === '1';
+  const peer = STDIO ? undefined : await startPaginatedServer({ toolCount: 3, pageSize: 10, sseReplies: SSE });
 
   const bareClient = async (same: boolean) => {
     const client = new Client({ name: 'bench-bare', version: '1' }, {
@@ -134,7 +136,7 @@ async function main() {
   const bareTput = median(tput.bare);
   const nodeTput = median(tput.node);
   console.log(
-    `call-overhead (${STDIO ? 'stdio' : 'Streamable HTTP'}; mcp-call-tool from ${BUILT ? 'the built package' : 'the TypeScript sources'}): ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`,
+    `call-overhead (${STDIO ? 'stdio' : SSE ? 'Streamable HTTP, event-stream replies' : 'Streamable HTTP, JSON replies'}; mcp-call-tool from ${BUILT ? 'the built package' : 'the TypeScript sources'}): ${ROUNDS} rounds x ${SEQUENTIAL} sequential calls, ${CONCURRENT_TOTAL} calls at concurrency ${CONCURRENCY}`,
   );
   const sameLat = median(lat.same);
   const sameTput = median(tput.same);

@@ -25,15 +25,17 @@ for (const era of ['2025-06-18', '2026-07-28']) {
     });
     afterEach(() => helper.unload());
 
+    const flow = (tool: string, inputTimeout: number, timeout: string, second: string[]) => [
+      { id: 'srv', type: 'mcp-server', protocolVersion: era, ...(era < '2026' ? STDIO : { transport: 'http', url: peer.url }) },
+      { id: 'call', type: 'mcp-call-tool', server: 'srv', tool, inputTimeout, timeout, wires: [['out'], second] },
+      { id: 'out', type: 'helper' },
+      { id: 'asked', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ];
+
     async function deploy(tool: string, inputTimeout = 30, timeout = '', second: string[] = ['asked']): Promise<void> {
-      await load([
-        { id: 'srv', type: 'mcp-server', protocolVersion: era, ...(era < '2026' ? STDIO : { transport: 'http', url: peer.url }) },
-        { id: 'call', type: 'mcp-call-tool', server: 'srv', tool, inputTimeout, timeout, wires: [['out'], second] },
-        { id: 'out', type: 'helper' },
-        { id: 'asked', type: 'helper' },
-        { id: 'catcher', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
-        { id: 'caught', type: 'helper' },
-      ]);
+      await load(flow(tool, inputTimeout, timeout, second));
     }
 
     async function ask(tool: string, args: Record<string, unknown>): Promise<{ request: any; result: Promise<any> }> {
@@ -89,7 +91,7 @@ for (const era of ['2025-06-18', '2026-07-28']) {
       assert.match((await caught).error.message, /no call waits for input/);
     });
 
-    it('with nothing wired to output 2 the request is declined at once, not after the input wait, and said once', async () => {
+    it('with nothing wired to output 2 the request is declined at once, not after the input wait, and said once; once wired, the next one goes out', async () => {
       // An input wait of ten minutes: only an immediate decline finishes within the test's time.
       await deploy('order', 600, '', []);
       const logs = captureLogs();
@@ -102,6 +104,13 @@ for (const era of ['2025-06-18', '2026-07-28']) {
       const said = logs.lines().filter((l) => l.includes('nothing is wired to output 2'));
       assert.equal(said.length, 1, `one warning per deploy: ${said.join(' | ')}`);
       assert.match(said[0], /How many shelves\?/);
+
+      // The wires are read at each call: the node Node-RED rewires (a deploy that changes only wires
+      // calls updateWires on the running node) sends its next request out of output 2.
+      helper.getNode('call').updateWires([['out'], ['asked']]);
+      const { request, result } = await ask('order', { item: 'benches' });
+      send('call', { input: { id: request.input.id, action: 'accept', content: { confirm: true, quantity: 4 } } });
+      assert.equal((await result).payload, 'ordered 4');
     });
 
     it("a person may answer after the call's own timeout: the call's clock stands still while input waits", async () => {
