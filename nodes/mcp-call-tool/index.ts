@@ -13,8 +13,8 @@ import { useServer } from '../shared/use-server';
 import { checkToolCall, toolRequestReader } from './tool-call';
 import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
-import { InputWaits, type InputAsker } from '../../src/mcp/input-requests';
-import { shorten } from '../../src/text';
+import { InputWaits } from '../../src/mcp/input-requests';
+import { unwiredInput } from './unwired-input';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-call-tool');
@@ -34,18 +34,8 @@ export = function (RED: RED) {
     const renamesSaid = new Set<string>();
     // A server's requests for input, each waiting for the flow's msg.input answer.
     const inputs = new InputWaits((numberSetting(settings.inputTimeout, 300) ?? 300) * 1000);
-    // An input request leaves on output 2. With nothing wired there nobody can answer it, so it is
-    // declined at once (and said once per deploy) rather than holding the call for the whole input
-    // wait. Read at each call: a deploy that only changes wires keeps the node (Node.updateWires).
-    const answersInput = () => ((node as unknown as { wires?: unknown[][] }).wires?.[1]?.length ?? 0) > 0;
-    let unwiredSaid = false;
-    const declineUnwired: InputAsker = async (request) => {
-      if (!unwiredSaid) {
-        unwiredSaid = true;
-        node.warn(t('mcp-call-tool.warnings.inputUnwired', { message: shorten(request.message, 80) }));
-      }
-      return { action: 'decline' };
-    };
+    // Nothing wired to output 2: input requests are declined at once (./unwired-input.ts).
+    const unwired = unwiredInput(node, t);
 
     node.on('close', (_removed: boolean, done: () => void) => {
       // Cancelling sends notifications/cancelled for every call still running.
@@ -93,9 +83,9 @@ export = function (RED: RED) {
           signal: controller.signal,
           controller,
           onProgress: (p) => send([null, { payload: p, mcp: { server: serverInfo, tool } }]),
-          onInputRequest: answersInput()
+          onInputRequest: unwired.wired()
             ? (request) => inputs.ask(request, controller.signal, (m) => send([null, { ...m, mcp: { server: serverInfo, tool } }]))
-            : declineUnwired,
+            : unwired.decline,
           inputTimeoutMs: inputs.timeoutMs,
           onTaskUpdate: (update) => {
             running.taskId = update.taskId;
