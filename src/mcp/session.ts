@@ -34,6 +34,7 @@ import { SessionFeatures } from './session-features';
 import { InputRouter } from './input-requests';
 import { CallClock } from './call-clock';
 import { callAsTask, runsAsTask } from './task-call';
+import { withParamHeaders } from './param-headers';
 import { TASKS_EXTENSION, followExtensionTask } from './task-call-extension';
 import { shorten } from '../text';
 
@@ -212,30 +213,37 @@ export class McpSession implements ToolProvider {
         ask: asker && ((request) => asker(request)),
       });
     };
+    const listed = this.cached?.tools.find((t) => t.name === name);
+    // The listed definition goes with the call, for the Mcp-Param-* headers it may declare (param-headers.ts).
+    const relist = async () => {
+      this.cached = undefined;
+      return (await this.refreshTools(timeout)).tools.find((t) => t.name === name);
+    };
     const call = (c: Connection) =>
-      runsAsTask(
-        c.client,
-        this.cached?.tools.find((t) => t.name === name),
-      )
+      runsAsTask(c.client, listed)
         ? asTask(c)
-        : (
-            c.client.callTool(
-              { name, arguments: args },
-              {
-                timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
-                resetTimeoutOnProgress: true,
-                // Progress keeps a call alive, but not forever.
-                maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-                signal: clock ? clock.signal : options.signal,
-                // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
-                onprogress: onProgress
-                  ? (p) => {
-                      clock?.restart();
-                      onProgress(progressOf(p));
-                    }
-                  : undefined,
-              },
-            ) as Promise<CallToolResult>
+        : withParamHeaders(
+            listed,
+            (toolDefinition) =>
+              c.client.callTool(
+                { name, arguments: args },
+                {
+                  toolDefinition,
+                  timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
+                  resetTimeoutOnProgress: true,
+                  // Progress keeps a call alive, but not forever.
+                  maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
+                  signal: clock ? clock.signal : options.signal,
+                  // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
+                  onprogress: onProgress
+                    ? (p) => {
+                        clock?.restart();
+                        onProgress(progressOf(p));
+                      }
+                    : undefined,
+                },
+              ) as Promise<CallToolResult>,
+            relist,
           ).then(followed(c));
     if (!asker || !clock) return this.withConnection(call);
     return this.withConnection((c) =>
