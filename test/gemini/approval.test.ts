@@ -8,7 +8,7 @@
 // keep asking when the server renames its tools (`intent__HassTurnOff`).
 import { fromRuntime, setFlows } from '../helpers/runtime';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HA_GENERATIONS, haToolName, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
@@ -184,37 +184,42 @@ function describeApprovals(generation: HaGeneration) {
     // No Home Assistant involved: once is enough.
     if (generation === HA_GENERATIONS[0])
       it('approveDestructive: a destructiveHint tool and an unannotated one (MCP: may be destructive) wait, a read-only one does not', async () => {
-        const log = join(mkdtempSync(join(tmpdir(), 'approval-')), 'calls.jsonl');
-        const todos: ServerDef = {
-          id: 'todos',
-          name: 'Todos',
-          transport: 'stdio',
-          command: process.execPath,
-          args: ['--import', 'tsx', join(__dirname, '..', 'peers', 'annotated-tools-server.ts'), log],
-        };
-        await loadWithApprovals({ fake, servers: [todos], agent: { approveDestructive: true } });
-        fake.script(
-          reply.calls([{ name: 'list_todos' }, { name: 'rename_todo', args: { from: 'milk', to: 'oat milk' } }, { name: 'delete_all_todos' }]),
-          reply.text('Renamed; nothing deleted.'),
-        );
-        const asked = approvals(2);
-        const result = run({ payload: 'Tidy up my todos' });
-        const requests = await asked;
-        const byTool = new Map(requests.map((r) => [r.payload.tool, r]));
-        assert.deepEqual([...byTool.keys()].sort(), ['delete_all_todos', 'rename_todo']);
-        assert.equal(byTool.get('delete_all_todos').payload.reason, 'delete_all_todos is marked destructive by Todos');
-        assert.equal(byTool.get('rename_todo').payload.reason, 'rename_todo is not marked read-only or harmless by Todos, so it may be destructive');
-        answer(byTool.get('rename_todo').approval.id, true);
-        answer(byTool.get('delete_all_todos').approval.id, false, 'keep them');
-        const { answer: out } = await result;
-        assert.equal(out.payload, 'Renamed; nothing deleted.');
-        const called = existsSync(log)
-          ? readFileSync(log, 'utf8')
-              .trim()
-              .split('\n')
-              .map((l) => JSON.parse(l).tool)
-          : [];
-        assert.deepEqual(called.sort(), ['list_todos', 'rename_todo'], 'the server log has no delete_all_todos');
+        const logDir = mkdtempSync(join(tmpdir(), 'approval-'));
+        try {
+          const log = join(logDir, 'calls.jsonl');
+          const todos: ServerDef = {
+            id: 'todos',
+            name: 'Todos',
+            transport: 'stdio',
+            command: process.execPath,
+            args: ['--import', 'tsx', join(__dirname, '..', 'peers', 'annotated-tools-server.ts'), log],
+          };
+          await loadWithApprovals({ fake, servers: [todos], agent: { approveDestructive: true } });
+          fake.script(
+            reply.calls([{ name: 'list_todos' }, { name: 'rename_todo', args: { from: 'milk', to: 'oat milk' } }, { name: 'delete_all_todos' }]),
+            reply.text('Renamed; nothing deleted.'),
+          );
+          const asked = approvals(2);
+          const result = run({ payload: 'Tidy up my todos' });
+          const requests = await asked;
+          const byTool = new Map(requests.map((r) => [r.payload.tool, r]));
+          assert.deepEqual([...byTool.keys()].sort(), ['delete_all_todos', 'rename_todo']);
+          assert.equal(byTool.get('delete_all_todos').payload.reason, 'delete_all_todos is marked destructive by Todos');
+          assert.equal(byTool.get('rename_todo').payload.reason, 'rename_todo is not marked read-only or harmless by Todos, so it may be destructive');
+          answer(byTool.get('rename_todo').approval.id, true);
+          answer(byTool.get('delete_all_todos').approval.id, false, 'keep them');
+          const { answer: out } = await result;
+          assert.equal(out.payload, 'Renamed; nothing deleted.');
+          const called = existsSync(log)
+            ? readFileSync(log, 'utf8')
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l).tool)
+            : [];
+          assert.deepEqual(called.sort(), ['list_todos', 'rename_todo'], 'the server log has no delete_all_todos');
+        } finally {
+          rmSync(logDir, { recursive: true, force: true });
+        }
       });
 
     it('every tool not marked read-only waits, whatever its name; a tool marked read-only runs at once', async () => {

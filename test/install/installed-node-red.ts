@@ -38,6 +38,8 @@ let tarball: string | undefined;
 export function packOnce(): string {
   if (tarball && existsSync(tarball)) return tarball;
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gemini-pack-'));
+  // One tarball serves the whole test process; it goes with the process.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
   const info = packJson(out);
   tarball = join(dir, info.filename);

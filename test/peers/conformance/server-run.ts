@@ -2,7 +2,7 @@
 // 0.2.0-alpha.12 under Node 22, from .tools/conformance-server, installed by scripts/test-tools.mjs) against a URL,
 // one scenario at a time, and reads each scenario's checks.json.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -103,6 +103,8 @@ export function runServerScenario(url: string, scenario: string, specVersion: st
         const file = join(outputDir, dir, 'checks.json');
         if (existsSync(file)) checks.push(...(JSON.parse(readFileSync(file, 'utf8')) as ServerCheck[]));
       }
+      // The suite writes a folder per scenario run; once read, nothing needs it (a run leaves no temp dirs).
+      rmSync(outputDir, { recursive: true, force: true });
       const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolvePromise({ scenario, exitCode, checks, failures: checks.filter((c) => c.status === 'FAILURE'), output: `${stdout}\n${stderr}` });
     });
