@@ -46,8 +46,10 @@ export interface CleanResult {
   schema: JsonObject;
 }
 
+/** The target's single type, read as the cleaner reads it (aliases mapped, unknown names dropped). */
 function simpleType(schema: unknown): string | undefined {
-  return isObject(schema) && typeof schema.type === 'string' ? schema.type : undefined;
+  // The warning, if any, was or will be given where the target itself is cleaned.
+  return isObject(schema) ? normalizeOneType(schema.type, '$', () => {}) : undefined;
 }
 
 function isRegExp(source: string): boolean {
@@ -161,9 +163,10 @@ function cleanSchemaMap(key: string, value: JsonObject, cleaned: CleanedObject, 
       walk.warn(childPath(keyPath, name), 'patternProperties key is not a valid regular expression; removed');
       continue;
     }
-    // `dependencies` mixes schemas with arrays of property names.
+    // `dependencies` mixes schemas with arrays of property names; a names list must hold unique
+    // strings, as JSON Schema requires (the fuzz corpus found ["", ""] passed through).
     const names = key === 'dependencies' && Array.isArray(member);
-    setOwn(map, name, names ? member.filter((m) => typeof m === 'string') : cleanSchema(member, childPath(keyPath, name), walk));
+    setOwn(map, name, names ? [...new Set(member.filter((m) => typeof m === 'string'))] : cleanSchema(member, childPath(keyPath, name), walk));
     if (key === 'properties' && isObject(member) && member.required === true) cleaned.requiredFromMembers.push(name);
   }
   return map;

@@ -131,6 +131,16 @@ describe('schema compiler: corpus', function () {
     for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], target);
   });
 
+  it('a counterexample the property found in CI: a draft-07 dependencies list with a name twice compiles into valid declarations', () => {
+    const tool = { name: 'fuzzed', inputSchema: { dependencies: { a: ['', ''] } } } as unknown as Tool;
+    for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], target);
+  });
+
+  it('a counterexample the property found: a recursive reference to a root whose type is not a JSON Schema type compiles into valid declarations', () => {
+    const tool = { name: 'fuzzed', inputSchema: { anyOf: [{ $ref: '#' }], type: ' ' } } as unknown as Tool;
+    for (const target of TARGETS) assert.deepEqual(validateDeclarations(compileTools([tool], target).payload, target), [], target);
+  });
+
   it('round-trips names: every declared name maps back to its MCP tool, for every format', function () {
     for (const corpus of corpora) {
       for (const format of ['mcp', ...TARGETS] as ToolFormat[]) {
