@@ -9,7 +9,7 @@ export type ReadableError = string & { code?: string; message: string };
 
 export function readableError(err: Error): ReadableError {
   const code = (err as Partial<McpNodeError>).code;
-  // eslint-disable-next-line no-new-wrappers -- the wrapper object is what carries `code`
+  // A String object on purpose: the wrapper is what carries `code`.
   const text = new String(err.message) as unknown as ReadableError;
   // `message` too, for what reads done()'s error as an Error (Node-RED's onComplete hook).
   return Object.assign(text, { message: err.message }, code === undefined ? {} : { code });

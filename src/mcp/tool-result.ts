@@ -26,9 +26,11 @@ export function resultPayload(result: CallToolResult, mode: OutputMode): unknown
 
 export function resultFiles(result: CallToolResult): ToolFile[] {
   const files: ToolFile[] = [];
-  for (const c of (result.content ?? []) as Array<Record<string, any>>) {
+  // Read loosely: a lenient read may keep blocks the SDK's types do not describe.
+  type LooseBlock = { type?: unknown; data?: unknown; mimeType?: string; resource?: { blob?: unknown; mimeType?: string } };
+  for (const c of (result.content ?? []) as LooseBlock[]) {
     if ((c.type === 'image' || c.type === 'audio') && typeof c.data === 'string') {
-      files.push({ mimeType: c.mimeType, data: Buffer.from(c.data, 'base64') });
+      files.push({ mimeType: c.mimeType ?? 'application/octet-stream', data: Buffer.from(c.data, 'base64') });
     } else if (c.type === 'resource' && typeof c.resource?.blob === 'string') {
       files.push({ mimeType: c.resource.mimeType ?? 'application/octet-stream', data: Buffer.from(c.resource.blob, 'base64') });
     }

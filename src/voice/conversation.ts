@@ -121,8 +121,10 @@ export class Conversation extends EventEmitter {
   }
 
   /** A JSON message from the device; true when it was a voice message (listen, abort). */
-  handleJson(frame: any): boolean {
-    if (this.closed || !frame || typeof frame !== 'object') return false;
+  handleJson(message: unknown): boolean {
+    if (this.closed || !message || typeof message !== 'object') return false;
+    // Whatever a device sends: every field is read by its type, never trusted.
+    const frame = message as { type?: unknown; state?: unknown; mode?: unknown; text?: unknown };
     if (frame.type === 'listen') {
       const state = String(frame.state ?? '');
       if (state === 'start') {
@@ -135,7 +137,11 @@ export class Conversation extends EventEmitter {
         this.wakeWord = typeof frame.text === 'string' ? frame.text : undefined;
         if (this.speaking) this.interrupt('barge-in');
       }
-      this.emit('listen', { state, ...(frame.mode ? { mode: frame.mode } : {}), ...(typeof frame.text === 'string' ? { text: frame.text } : {}) });
+      this.emit('listen', {
+        state,
+        ...(typeof frame.mode === 'string' && frame.mode ? { mode: frame.mode } : {}),
+        ...(typeof frame.text === 'string' ? { text: frame.text } : {}),
+      });
       return true;
     }
     if (frame.type === 'abort') {

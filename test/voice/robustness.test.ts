@@ -56,6 +56,17 @@ describe('voice: odd devices', () => {
     assert.equal(utterances.length, 0);
     assert.equal(conversation.stats.droppedOutsideTurn, 42);
   });
+
+  it('listen fields of the wrong type are read by their type: an object mode is not passed on, the turn still starts', () => {
+    const events: unknown[] = [];
+    const conversation = new Conversation({ link: { sendJson: () => undefined, sendAudio: () => undefined } });
+    conversation.on('listen', (l) => events.push(l));
+    assert.equal(conversation.handleJson({ type: 'listen', state: 'start', mode: { evil: true }, text: 42 }), true);
+    assert.equal(conversation.handleJson({ type: 'listen', state: 'detect', mode: 'auto', text: 'hi' }), true);
+    assert.equal(conversation.handleJson({ type: 'hello' }), false);
+    assert.equal(conversation.handleJson(null), false);
+    assert.deepEqual(events, [{ state: 'start' }, { state: 'detect', mode: 'auto', text: 'hi' }]);
+  });
 });
 
 describe('voice: uplink audio at most at real time', () => {
