@@ -3,7 +3,7 @@
 // live beside it: the header and env rows, OAuth sign-in, presets, `.mcp.json` import, Test connection.
 import { PASSWORD_PLACEHOLDER } from '../shared/secret-destinations';
 import { registerDialog } from '../shared/editor/register';
-import { TIMEOUT_CHECK } from '../shared/editor/validators';
+import { REPLY_MB_CHECK, TIMEOUT_CHECK } from '../shared/editor/validators';
 import { entriesEditor, secretNamesOf, type EntriesEditor } from './entries-editor';
 import { prepareOAuth } from './oauth-editor';
 import { preparePresets } from './presets-editor';
@@ -71,6 +71,7 @@ const VALIDATE: Partial<Record<ServerSettingName, Check>> = {
     return typeof v === 'string' && v !== '' && v !== '_ADD_' && !!RED.nodes.node(v);
   },
   timeout: TIMEOUT_CHECK,
+  maxReplyMB: REPLY_MB_CHECK,
 };
 
 // Only the rows the chosen transport uses are shown.

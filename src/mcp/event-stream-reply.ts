@@ -1,23 +1,32 @@
 // An event-stream (SSE) reply to one POSTed request, read before the SDK sees it. Why: most such
 // replies carry nothing but the answer (after, at most, an empty priming event), and handing them
 // to the SDK as a stream costs a web stream, a text decoder stream and an event parser stream per
-// call. So the events are read here as they come:
+// call. So the events are read here as they come, with eventsource-parser (the SDK's own parser):
 // - the stream ends after exactly one JSON-RPC answer and nothing else with data: `answer` gets
 //   that answer's JSON, and the caller hands it on as a JSON reply;
 // - anything else arrives first (progress, a log line, a server's request for input, a second
 //   message, something unreadable), or the stream ends or fails without an answer: `stream` gets
 //   a stream that replays every byte read so far and then goes on (or ends, or fails) as the
 //   reply does, so the SDK sees exactly what the server sent, in order, as it comes.
+// The body comes through ./event-stream-bound.ts, so no event is longer than the reply limit.
 import { PassThrough, Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { createParser } from 'eventsource-parser';
 
 export function readEventStreamReply(body: Readable, answer: (json: string) => void, stream: (replay: Readable) => void): void {
   const chunks: Buffer[] = [];
   // A character split across two chunks must not become two broken ones in the answer.
   const decoder = new StringDecoder('utf8');
-  let pending = '';
   let found: string | undefined;
+  let live = false;
   let decided = false;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.data === '') return; // "data:" with nothing: no message
+      if (found !== undefined || (event.event ?? 'message') !== 'message' || !isAnswer(event.data)) live = true;
+      else found = event.data;
+    },
+  });
 
   const stop = () => {
     decided = true;
@@ -37,20 +46,15 @@ export function readEventStreamReply(body: Readable, answer: (json: string) => v
   };
   const onData = (chunk: Buffer) => {
     chunks.push(chunk);
-    pending += decoder.write(chunk);
-    let end: RegExpExecArray | null;
-    while (!decided && (end = /\r?\n\r?\n/.exec(pending))) {
-      const event = pending.slice(0, end.index);
-      pending = pending.slice(end.index + end[0].length);
-      const { data, type } = fieldsOf(event);
-      if (data === '') continue; // a priming event (an id and a retry time, no data)
-      if (found !== undefined || type !== 'message' || !isAnswer(data)) return goLive();
-      found = data;
-    }
+    parser.feed(decoder.write(chunk));
+    if (live && !decided) goLive();
   };
   const onEnd = () => {
     stop();
-    if (found !== undefined && (pending + decoder.end()).trim() === '') return answer(found);
+    parser.feed(decoder.end());
+    // An unfinished last event with data counts as more than the answer.
+    parser.reset({ consume: true });
+    if (found !== undefined && !live) return answer(found);
     stream(Readable.from(chunks));
   };
   const onError = (err: Error) => {
@@ -64,20 +68,16 @@ export function readEventStreamReply(body: Readable, answer: (json: string) => v
       ),
     );
   };
+  // The bound (./event-stream-bound.ts) cut an event short: what was read of it is dropped, and the
+  // error answer that follows is read as the reply.
+  body.once('exceeded', () => {
+    if (decided) return;
+    parser.reset();
+    chunks.length = 0;
+  });
   body.on('data', onData);
   body.once('end', onEnd);
   body.once('error', onError);
-}
-
-/** The event's type and its data lines joined, as the SSE format reads them ("field:" and one optional space). */
-function fieldsOf(event: string): { data: string; type: string } {
-  const lines: string[] = [];
-  let type = 'message';
-  for (const line of event.split(/\r?\n/)) {
-    if (line === 'data' || line.startsWith('data:')) lines.push(line.slice(5).replace(/^ /, ''));
-    else if (line.startsWith('event:')) type = line.slice(6).replace(/^ /, '') || 'message';
-  }
-  return { data: lines.join('\n'), type };
 }
 
 /** One JSON-RPC answer: an id and a result or an error, no method. */

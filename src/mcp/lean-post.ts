@@ -8,6 +8,8 @@
 // fetch would. The caller's signal (the transport's, shared by every call) gets one listener for
 // all its requests (whenAborted). The GET goes this way too so that it shares the warm connections
 // of the POSTs. Anything else (DELETE, redirects to follow, a body that is not a string) goes to `base`.
+// Every reply is held to the server's reply limit (./reply-limit.ts): a whole reply before and after
+// inflating, an event stream per event (./event-stream-bound.ts).
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
@@ -15,6 +17,8 @@ import zlib from 'node:zlib';
 import { WholeResponse, asResponse } from './whole-response';
 import { readEventStreamReply } from './event-stream-reply';
 import { copyReply, whenAborted, type WholeReply } from './per-request-signal-fetch';
+import { EventStreamBound, errorAnswerEvent, requestIdOf } from './event-stream-bound';
+import { DEFAULT_MAX_REPLY_MB, ReplyTooLargeError, bytesOfMB } from './reply-limit';
 
 type Fetch = typeof fetch;
 
@@ -23,7 +27,7 @@ type Fetch = typeof fetch;
 const IDLE_MS = 4000;
 const agents = { 'http:': new http.Agent({ keepAlive: true, timeout: IDLE_MS }), 'https:': new https.Agent({ keepAlive: true, timeout: IDLE_MS }) };
 
-export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply): Fetch {
+export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply, limit = bytesOfMB(DEFAULT_MAX_REPLY_MB)): Fetch {
   // Node's fetch honours HTTP(S)_PROXY when NODE_USE_ENV_PROXY is set; our agent does not, so fetch keeps those requests.
   if (process.env.NODE_USE_ENV_PROXY) return base;
   return (input, init) => {
@@ -35,7 +39,7 @@ export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply): F
       (protocol === 'http:' || protocol === 'https:') &&
       init?.redirect === 'manual' &&
       ((method === 'POST' && typeof init.body === 'string') || (method === 'GET' && init.body === undefined));
-    return eligible ? send(url, protocol as 'http:' | 'https:', method, init, whole) : base(input, init);
+    return eligible ? send(url, protocol as 'http:' | 'https:', method, init, whole, limit) : base(input, init);
   };
 }
 
@@ -46,7 +50,7 @@ function headersOf(given: HeadersInit | undefined, body: string | undefined): Re
   return out;
 }
 
-function send(url: string, protocol: 'http:' | 'https:', method: string, init: RequestInit, whole: WholeReply): Promise<Response> {
+function send(url: string, protocol: 'http:' | 'https:', method: string, init: RequestInit, whole: WholeReply, limit: number): Promise<Response> {
   const signal = init.signal ?? undefined;
   const body = init.body as string | undefined;
   return new Promise((resolve, reject) => {
@@ -66,8 +70,33 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
         else if (value !== undefined) headers.set(name, value);
       }
       const status = res.statusCode ?? 0;
-      const body = decoded(res, headers);
+      const tooLarge = (what: 'reply' | 'compressed reply' | 'event') => {
+        done();
+        request.destroy();
+        reject(new ReplyTooLargeError(url, limit, what));
+      };
+      const declared = Number(res.headers['content-length']);
+      if (declared > limit && !res.headers['content-encoding']) return tooLarge('reply');
+      const decodedBody = decoded(res, headers, limit, () => tooLarge('compressed reply'));
       if ((headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream') {
+        const forwardError = (err: Error) => body.destroy(err);
+        const body: Readable = decodedBody.pipe(
+          new EventStreamBound({
+            limit,
+            // The connection is let go; its "aborted" is ours, not news for the reader.
+            onExceeded: () => {
+              decodedBody.off('error', forwardError).on('error', () => undefined);
+              request.destroy();
+            },
+            // A POST's reply ends with an error answer to its request, so the call fails now, saying why.
+            replacement: () => {
+              const id = method === 'POST' ? requestIdOf(init.body as string) : undefined;
+              return id === undefined ? undefined : errorAnswerEvent(id, new ReplyTooLargeError(url, limit, 'event').message);
+            },
+            error: () => new ReplyTooLargeError(url, limit, 'event'),
+          }),
+        );
+        decodedBody.once('error', forwardError);
         // The stream ends when the server ends it or the signal aborts (the request is destroyed then).
         body.once('close', done);
         const live = (from: Readable) => {
@@ -91,15 +120,23 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
         );
       }
       const chunks: Buffer[] = [];
-      body.on('data', (c: Buffer) => chunks.push(c));
-      body.once('error', (err) => {
+      let size = 0;
+      const onChunk = (c: Buffer) => {
+        size += c.length;
+        if (size <= limit) return void chunks.push(c);
+        decodedBody.off('data', onChunk);
+        chunks.length = 0;
+        tooLarge('reply');
+      };
+      decodedBody.on('data', onChunk);
+      decodedBody.once('error', (err) => {
         done();
         reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
       });
-      body.once('end', () => {
+      decodedBody.once('end', () => {
         done();
-        const text = Buffer.concat(chunks).toString('utf8');
         try {
+          const text = Buffer.concat(chunks).toString('utf8');
           resolve(whole(url, init, asResponse(new WholeResponse(status, res.statusMessage ?? '', headers, url, text)), text));
         } catch (err) {
           reject(err);
@@ -110,8 +147,11 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
   });
 }
 
-/** A compressed reply (a server may compress without being asked) is inflated, as fetch does. */
-function decoded(res: http.IncomingMessage, headers: Headers): Readable {
+/**
+ * A compressed reply (a server may compress without being asked) is inflated, as fetch does. The
+ * compressed bytes are held to the limit too (the inflated ones are counted by the reader).
+ */
+function decoded(res: http.IncomingMessage, headers: Headers, limit: number, tooLarge: () => void): Readable {
   const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
   const inflate =
     encoding === 'gzip' || encoding === 'x-gzip'
@@ -125,6 +165,11 @@ function decoded(res: http.IncomingMessage, headers: Headers): Readable {
   headers.delete('content-encoding');
   headers.delete('content-length');
   res.once('error', (err) => inflate.destroy(err));
+  let raw = 0;
+  res.on('data', (c: Buffer) => {
+    raw += c.length;
+    if (raw > limit) tooLarge();
+  });
   return res.pipe(inflate);
 }
 

@@ -6,7 +6,11 @@
 // listener however many requests run on it, that listener aborts the requests still open, and a
 // request leaves the open set as soon as it ends: fetch failed, body read to the end, body
 // cancelled or errored, or (as a last resort) the response garbage collected unread.
+// Replies are held to the server's reply limit here too (./reply-limit.ts).
+import { Readable } from 'node:stream';
 import { WholeResponse, asResponse } from './whole-response';
+import { EventStreamBound } from './event-stream-bound';
+import { DEFAULT_MAX_REPLY_MB, ReplyTooLargeError, boundedText, bytesOfMB } from './reply-limit';
 
 type Fetch = typeof fetch;
 
@@ -53,12 +57,16 @@ export function replyCopy(response: Response, text: string): Response {
   return asResponse(new WholeResponse(response.status, response.statusText, response.headers, response.url, text));
 }
 
-export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = copyReply): Fetch {
+export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = copyReply, limit = bytesOfMB(DEFAULT_MAX_REPLY_MB)): Fetch {
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const tooLarge = () => new ReplyTooLargeError(url, limit, 'reply');
     if (!callerSignal) {
       const response = await base(input, init);
-      return !response.body || isEventStream(response) ? response : whole(input, init, response, await response.text());
+      if (!response.body) return response;
+      if (isEventStream(response)) return withEndHook(response, () => undefined, url, limit);
+      return whole(input, init, response, await boundedText(response, limit, tooLarge));
     }
     const own = new AbortController();
     if (callerSignal.aborted) own.abort(callerSignal.reason);
@@ -79,13 +87,13 @@ export function perRequestSignalFetch(base: Fetch = fetch, whole: WholeReply = c
     if (!isEventStream(response)) {
       let text: string;
       try {
-        text = await response.text();
+        text = await boundedText(response, limit, tooLarge);
       } finally {
         release();
       }
       return whole(input, init, response, text);
     }
-    const wrapped = withEndHook(response, release);
+    const wrapped = withEndHook(response, release, url, limit);
     unreadResponses.register(wrapped, release);
     return wrapped;
   };
@@ -95,9 +103,23 @@ function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream';
 }
 
-/** The same response whose body calls `onEnd` once it is finished, cancelled or failed. */
-function withEndHook(response: Response, onEnd: () => void): Response {
-  const reader = response.body!.getReader();
+/**
+ * The same event-stream response, each event held to `limit`, whose body calls `onEnd` once it is
+ * finished, cancelled or failed.
+ */
+function withEndHook(response: Response, onEnd: () => void, url: string, limit: number): Response {
+  const source = Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream<Uint8Array>);
+  const bounded = source.pipe(
+    new EventStreamBound({
+      limit,
+      onExceeded: () => source.destroy(),
+      replacement: () => undefined,
+      error: () => new ReplyTooLargeError(url, limit, 'event'),
+    }),
+  );
+  source.once('error', (err) => bounded.destroy(err));
+  bounded.once('close', () => source.destroy());
+  const reader = (Readable.toWeb(bounded) as ReadableStream<Uint8Array>).getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

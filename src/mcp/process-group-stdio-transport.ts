@@ -2,10 +2,15 @@
 // signals only the direct child, so servers started through `npx`, `uvx` or `sh -c` leave their
 // real server orphaned (typescript-sdk#2023). Here close() ends stdin, then signals the whole
 // group (SIGTERM, then SIGKILL), so nothing the node started outlives it.
+// Reading is bounded: a stdout line (one message) may be at most `maxLineBytes`, collected in
+// pieces and joined once when it ends (the SDK's ReadBuffer joins on every chunk, which a line that
+// never ends turns quadratic); past the limit the server is stopped with ReplyTooLargeError. An
+// stderr line is cut at 64 KB.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from './sdk';
 import { childEnvironment, describeChildEnvironment } from './child-environment';
 import { shorten } from '../text';
+import { DEFAULT_MAX_REPLY_MB, ReplyTooLargeError, bytesOfMB } from './reply-limit';
 
 export interface ProcessGroupStdioOptions {
   command: string;
@@ -18,6 +23,8 @@ export interface ProcessGroupStdioOptions {
   onStderrLine?: (line: string) => void;
   /** How long to wait after closing stdin before signalling, and between SIGTERM and SIGKILL. */
   graceMs?: number;
+  /** The longest stdout line (one JSON-RPC message) read; default the reply limit's default. */
+  maxLineBytes?: number;
 }
 
 export class ProcessGroupStdioTransport implements Transport {
@@ -27,6 +34,11 @@ export class ProcessGroupStdioTransport implements Transport {
 
   private child?: ChildProcess;
   private readonly readBuffer = new ReadBuffer();
+  /** The stdout line still unfinished, in pieces. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  /** Why this transport stopped its server itself (a reply past the limit). */
+  private stoppedBecause?: string;
   private exited?: Promise<void>;
   private closing = false;
   private exit?: { code: number | null; signal: NodeJS.Signals | null; askedTo: boolean };
@@ -73,10 +85,7 @@ export class ProcessGroupStdioTransport implements Transport {
         this.child = undefined;
         this.onclose?.();
       });
-      child.stdout!.on('data', (chunk: Buffer) => {
-        this.readBuffer.append(chunk);
-        this.drain();
-      });
+      child.stdout!.on('data', (chunk: Buffer) => this.fromStdout(chunk));
       child.stdout!.on('error', (err) => this.onerror?.(err));
       child.stdin!.on('error', (err) => {
         if (!this.closing) this.onerror?.(err);
@@ -85,6 +94,7 @@ export class ProcessGroupStdioTransport implements Transport {
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (text: string) => {
         pending += text;
+        if (pending.length > MAX_STDERR_LINE && !pending.includes('\n')) pending = pending.slice(0, MAX_STDERR_LINE) + '\n';
         let i: number;
         while ((i = pending.indexOf('\n')) >= 0) {
           const line = pending.slice(0, i).replace(/\r$/, '');
@@ -103,6 +113,7 @@ export class ProcessGroupStdioTransport implements Transport {
    * (its last stderr lines), or undefined while it runs or after we closed it.
    */
   exitDescription(): string | undefined {
+    if (this.stoppedBecause) return this.stoppedBecause;
     if (!this.exit || this.exit.askedTo) return undefined;
     const how = this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
     // Node and Python print a stack, code frames and a version footer around the one line that matters.
@@ -114,6 +125,33 @@ export class ProcessGroupStdioTransport implements Transport {
 
   private environmentNote(): string {
     return describeChildEnvironment(this.childEnv, this.options.inheritEnv === true);
+  }
+
+  private fromStdout(chunk: Buffer): void {
+    if (this.closing) return;
+    const end = chunk.lastIndexOf(10);
+    if (end === -1) {
+      this.partialBytes += chunk.length;
+      this.partial.push(chunk);
+      if (this.partialBytes > (this.options.maxLineBytes ?? bytesOfMB(DEFAULT_MAX_REPLY_MB))) this.lineTooLong();
+      return;
+    }
+    const lines = this.partial.length ? Buffer.concat([...this.partial, chunk.subarray(0, end + 1)]) : chunk.subarray(0, end + 1);
+    const rest = chunk.subarray(end + 1);
+    this.partial = rest.length ? [rest] : [];
+    this.partialBytes = rest.length;
+    this.readBuffer.append(lines);
+    this.drain();
+  }
+
+  private lineTooLong(): void {
+    this.partial = [];
+    this.partialBytes = 0;
+    const limit = this.options.maxLineBytes ?? bytesOfMB(DEFAULT_MAX_REPLY_MB);
+    const error = new ReplyTooLargeError([this.options.command, ...(this.options.args ?? [])].join(' '), limit, 'reply');
+    this.stoppedBecause = `was stopped: ${error.message.slice(error.message.indexOf(': ') + 2)}`;
+    this.onerror?.(error);
+    void this.close();
   }
 
   private drain(): void {
@@ -157,6 +195,7 @@ export class ProcessGroupStdioTransport implements Transport {
 
 const KEPT_LINES = 20;
 const MAX_LINE = 300;
+const MAX_STDERR_LINE = 64 * 1024;
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {

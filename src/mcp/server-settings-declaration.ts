@@ -20,6 +20,8 @@ export const SERVER_SETTINGS = {
   listener: { value: '', type: 'esp32-listener' },
   deviceId: { value: '' },
   timeout: { value: 60 },
+  /** The largest reply (and event, and stdout line) read from the server, in MB: ./reply-limit.ts. */
+  maxReplyMB: { value: 32 },
   protocolVersion: { value: 'auto' },
   auth: { value: 'token' },
 } as const;

@@ -4,6 +4,7 @@ import type { ServerSettingName } from './server-settings-declaration';
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../env-expand';
 import { shorten } from '../text';
+import { DEFAULT_MAX_REPLY_MB, bytesOfMB } from './reply-limit';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
 
@@ -23,6 +24,8 @@ export interface McpServerSettings {
   deviceId?: string;
   /** Milliseconds per request. */
   timeoutMs: number;
+  /** The largest reply read from the server, in bytes (./reply-limit.ts). */
+  maxReplyBytes?: number;
   /** "auto" or a pinned revision such as "2025-06-18" or "2026-07-28". */
   protocolVersion: string;
   /** Bearer token; never logged, never put into a message. */
@@ -41,6 +44,8 @@ export interface SecretEntries {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
+/** Above this a reply cannot become one string in V8 (about 512 MB of text) with room to spare. */
+export const MAX_REPLY_MB_CEILING = 256;
 const TRANSPORTS: TransportKind[] = ['http', 'sse', 'stdio', 'esp32'];
 
 /** A config node's settings as the flow holds them: the declared names (server-settings-declaration.ts). */
@@ -57,11 +62,15 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
   const timeoutSeconds = raw.timeout === undefined || raw.timeout === '' ? DEFAULT_TIMEOUT_SECONDS : Number(raw.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new Error(`timeout must be a positive number of seconds (got "${String(raw.timeout)}")`);
+  const maxReplyMB = raw.maxReplyMB === undefined || raw.maxReplyMB === '' ? DEFAULT_MAX_REPLY_MB : Number(raw.maxReplyMB);
+  if (!Number.isFinite(maxReplyMB) || maxReplyMB <= 0 || maxReplyMB > MAX_REPLY_MB_CEILING)
+    throw new Error(`largest reply must be a number of MB between 0 and ${MAX_REPLY_MB_CEILING} (got "${String(raw.maxReplyMB)}")`);
   const settings: McpServerSettings = {
     id: raw.id ?? 'mcp-server',
     name: str(raw.name),
     transport,
     timeoutMs: Math.round(timeoutSeconds * 1000),
+    maxReplyBytes: bytesOfMB(maxReplyMB),
     protocolVersion: str(raw.protocolVersion) || 'auto',
     token: token ? expandEnv(token, env) : undefined,
     auth: str(raw.auth) === 'oauth' ? 'oauth' : 'token',

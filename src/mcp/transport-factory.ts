@@ -26,6 +26,7 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
       env: s.env,
       inheritEnv: s.inheritEnv,
       onStderrLine: hooks.onStderrLine,
+      maxLineBytes: s.maxReplyBytes,
     });
   }
   const url = new URL(s.url!);
@@ -33,12 +34,12 @@ export function createTransport(s: McpServerSettings, kind: 'http' | 'sse' | 'st
   // OAuth: the provider supplies the bearer, refreshes it, and the transport retries once after a 401.
   const authProvider = s.auth === 'oauth' ? s.authProvider : undefined;
   // Each request gets its own abort signal (no listener pile-up on the transport's long-lived one).
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, authProvider, fetch: perRequestSignalFetch() });
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, authProvider, fetch: perRequestSignalFetch(fetch, undefined, s.maxReplyBytes) });
   return new StreamableHTTPClientTransport(url, {
     requestInit,
     authProvider,
     // Its POSTs go over node:http (lean-post.ts); its GET stream and everything else over fetch.
-    fetch: leanFetch(perRequestSignalFetch(fetch, readableReply), readableReply),
+    fetch: leanFetch(perRequestSignalFetch(fetch, readableReply, s.maxReplyBytes), readableReply, s.maxReplyBytes),
     // We reconnect whole sessions ourselves (with backoff); the GET stream may retry briefly.
     reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
   });

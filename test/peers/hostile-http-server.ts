@@ -5,6 +5,11 @@
 //   slow {ms}           answers after `ms` milliseconds (a server slower than the client's timeout)
 //   whoami              answers with the Authorization and X-Api-Key headers it received
 //                       (a server that echoes credentials into a tool result)
+//   bomb {mb}           answers with a gzip body that inflates to `mb` MB (concatenated gzip
+//                       members of 1 MB of zeros each, as RFC 1952 allows: a ~1 KB per MB bomb)
+//   endless {mb}        answers with an event stream whose one event never ends: `data: ` and
+//                       then `mb` MB without a line break, and then it keeps the connection open
+//   big {kb}            answers a text result of `kb` KB (a large but honest reply)
 // Other modes answer every POST the wrong way, as broken servers and proxies do:
 //   "garbage-json"   200 application/json whose body is not JSON
 //   "html"           200 text/html (a login page or proxy error page)
@@ -13,7 +18,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { gzipSync } from 'node:zlib';
+import { sendWebResponse } from '../../src/server/web-bridge';
 
 export type HostileMode = 'ok' | 'garbage-json' | 'html' | 'echo-headers';
 
@@ -43,7 +49,13 @@ const TOOLS: Tool[] = [
   { name: 'echo', description: 'Echoes the text.', inputSchema: object({ text: { type: 'string' } }, ['text']) },
   { name: 'slow', description: 'Answers after ms milliseconds.', inputSchema: object({ ms: { type: 'number' } }, ['ms']) },
   { name: 'whoami', description: 'Answers with the credentials the request carried.', inputSchema: object({}) },
+  { name: 'bomb', description: 'A gzip reply that inflates to mb MB.', inputSchema: object({ mb: { type: 'number' } }, ['mb']) },
+  { name: 'endless', description: 'An event that never ends.', inputSchema: object({ mb: { type: 'number' } }, ['mb']) },
+  { name: 'big', description: 'A text result of kb KB.', inputSchema: object({ kb: { type: 'number' } }, ['kb']) },
 ];
+
+/** One gzip member of 1 MB of zeros (about 1 KB); members may be concatenated (RFC 1952 2.2). */
+const ZERO_MB_GZIP = gzipSync(Buffer.alloc(1024 * 1024));
 
 export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0): Promise<HostileHttpServer> {
   let http: HttpServer | undefined;
@@ -95,9 +107,19 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
       gone.abort();
     });
     try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (req.method === 'POST' && attack(text, res)) return;
       await server.connect(transport);
-      const request = await toWebRequest(req, { origin: `http://${req.headers.host ?? '127.0.0.1'}` });
-      noteCancellations(await request.clone().text());
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+      const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'POST' ? text : undefined,
+      });
+      noteCancellations(text);
       const response = await transport.handleRequest(request);
       await sendWebResponse(response, res);
     } catch (err) {
@@ -106,6 +128,51 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
     } finally {
       await server.close().catch(() => undefined);
     }
+  }
+
+  /** The two replies that attack the client's memory, written by hand below the SDK. */
+  function attack(body: string, res: ServerResponse): boolean {
+    let m: { id?: unknown; method?: string; params?: { name?: string; arguments?: { mb?: number } } };
+    try {
+      m = JSON.parse(body);
+    } catch {
+      return false;
+    }
+    const name = m.method === 'tools/call' ? m.params?.name : undefined;
+    const mb = Number(m.params?.arguments?.mb) || 1;
+    if (name === 'bomb') {
+      peer.calls++;
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      let sent = 0;
+      const more = () => {
+        while (sent < mb && !res.destroyed) {
+          sent++;
+          if (!res.write(ZERO_MB_GZIP)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on('error', () => undefined);
+      more();
+      return true;
+    }
+    if (name === 'endless') {
+      peer.calls++;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('data: ');
+      const piece = Buffer.alloc(64 * 1024, 'x');
+      let sent = 0;
+      const more = () => {
+        while (sent < mb * 16 && !res.destroyed) {
+          sent++;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        // then it stays open, as a server that means harm would
+      };
+      res.on('error', () => undefined);
+      more();
+      return true;
+    }
+    return false;
   }
 
   function noteCancellations(body: string): void {
@@ -136,6 +203,8 @@ export async function startHostileHttpServer(mode: HostileMode = 'ok', port = 0)
           return { content: [{ type: 'text', text: 'slow answer' }] };
         case 'whoami':
           return { content: [{ type: 'text', text: `you sent ${headerLine(headers)}` }] };
+        case 'big':
+          return { content: [{ type: 'text', text: 'y'.repeat(Math.round(Number(args.kb) * 1024)) }] };
         default:
           return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true };
       }
