@@ -40,7 +40,10 @@ export function registerEsp32DeviceRoutes(RED: RED): void {
   RED.httpAdmin.post('/esp32-listener/:id/pair', RED.auth.needsPermission('esp32-listener.write'), (req, res) => {
     const pairing = pairingOf(req.params.id);
     if (!pairing) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
-    const device = pairing.book.pair(String(req.body?.code ?? ''));
+    const code: unknown = req.body?.code;
+    // Only text or a number is a code; anything else is the caller's mistake, said in JSON.
+    if (typeof code !== 'string' && typeof code !== 'number') return res.status(400).json({ error: t('esp32-listener.errors.codeNotText') });
+    const device = pairing.book.pair(String(code));
     // The same answer for a wrong, expired or used code: nothing to learn from it.
     if (!device) return res.status(404).json({ error: t('esp32-listener.errors.unknownCode') });
     const { token: _token, ...facts } = device;
@@ -50,7 +53,9 @@ export function registerEsp32DeviceRoutes(RED: RED): void {
   RED.httpAdmin.post('/esp32-listener/:id/unpair', RED.auth.needsPermission('esp32-listener.write'), (req, res) => {
     const pairing = pairingOf(req.params.id);
     if (!pairing) return res.status(404).json({ error: t('esp32-listener.errors.notDeployed') });
-    const id = String(req.body?.device ?? '');
+    const given: unknown = req.body?.device;
+    if (typeof given !== 'string') return res.status(400).json({ error: t('esp32-listener.errors.deviceNotText') });
+    const id = given;
     if (!pairing.book.unpair(id)) return res.status(404).json({ error: t('esp32-listener.errors.notPaired', { device: id }) });
     res.json({ device: { id } });
   });

@@ -2,9 +2,14 @@
 // httpNodeRoot), on Node-RED's own HTTP app (src/esp32/ota-http.ts answers it). One listener answers
 // it; a second one that asks is refused and says so. Routes are added to Node-RED's HTTP app once and
 // look up the listener that answers now, so a redeploy moves the address without leaving a route behind.
+// Where nothing the user configured guards httpNode, the address is also answered ahead of Express
+// (../shared/ahead-of-express.ts): with httpAdminRoot "/" (the default, and the add-on's) the
+// editor's JSON parser would read the check first, and the firmware's body is not always JSON (it
+// does not escape a quote in a Wi-Fi name): that parser's 400 page would keep such a device out.
 import { FIRMWARE_PATH, OTA_PATH, handleOtaHttp } from '../../src/esp32/ota-http';
 import type { OtaService } from '../../src/esp32/ota-service';
 import type { RED } from '../shared/red-types';
+import { answerAheadOfExpress } from '../shared/ahead-of-express';
 
 interface Claim {
   nodeId: string;
@@ -21,8 +26,17 @@ export function claimOtaAddress(RED: RED, nodeId: string, service: OtaService): 
   if (current && current.nodeId !== nodeId) return { takenBy: current.nodeId };
   claims.set(app, { nodeId, service });
   addRoutesOnce(RED);
+  const prefix = underNodeRoot(RED, '');
+  const direct = [OTA_PATH, OTA_PATH + 'activate', FIRMWARE_PATH].map((path) =>
+    answerAheadOfExpress(RED, prefix + path, (req, res) => {
+      // handleOtaHttp reads paths below httpNodeRoot, as Express would hand them on.
+      req.url = (req.url ?? '/').slice(prefix.length) || '/';
+      if (!handleOtaHttp(service, req, res)) res.writeHead(404).end();
+    }),
+  );
   return {
     release() {
+      for (const stop of direct) stop?.();
       if (claims.get(app)?.nodeId === nodeId) claims.delete(app);
     },
   };

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { serveEndpointPath } from '../../src/server/endpoint-paths';
-import { answerAheadOfExpress } from './ahead-of-express';
+import { answerAheadOfExpress } from '../shared/ahead-of-express';
 import type { RED } from '../shared/red-types';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';

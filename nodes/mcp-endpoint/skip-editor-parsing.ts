@@ -7,7 +7,7 @@
 //   httpAdminMiddleware: require('node-red-contrib-mcp-gemini/dist/nodes/mcp-endpoint/skip-editor-parsing.js'),
 import type { RequestHandler } from 'express';
 import { isEndpointPath } from '../../src/server/endpoint-paths';
-import { SKIP_EDITOR_PARSING } from './skip-editor-parsing-mark';
+import { SKIP_EDITOR_PARSING } from '../shared/skip-editor-parsing-mark';
 
 const skipEditorParsing: RequestHandler = (req, _res, next) => {
   if (isEndpointPath(req.originalUrl ?? req.url ?? '')) next('router');

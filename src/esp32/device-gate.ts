@@ -8,7 +8,9 @@
 // - a token written as `<MAC>=<token>` belongs to that one device: presented by any other device id
 //   it is refused, so one leaked device token cannot be used to take over the others; and that
 //   device is accepted with its own token only (a shared token cannot take it over), as is a device
-//   paired through its OTA check.
+//   paired through its OTA check;
+// - a device paired through its OTA check must also name the board it was paired with: the
+//   Client-Id header on the WebSocket, the third part of the MQTT client id (pairing-book.ts).
 import { normalizeDeviceId } from './device-id';
 import type { DeviceRegistry } from './device-registry';
 import { tokenAccepted } from './token-check';
@@ -30,7 +32,21 @@ export interface GatePolicy {
 export interface PairedTokens {
   boundTokens(): Array<{ deviceId: string; token: string }>;
   readonly pairedCount: number;
+  /** The Client-Id a paired device is bound to, if any. */
+  boundClientId(deviceId: string): string | undefined;
+  /** The device connected with its own token (the Client-Id it named, when that can bind an old pairing). */
+  usedToken(deviceId: string, clientId?: string): void;
 }
+
+/** The board a connection names: a WebSocket's Client-Id header, or the third part of an MQTT client id. */
+export interface BoardClaim {
+  clientId?: string;
+  /** A WebSocket Client-Id is the board's uuid itself and may bind a pairing made before the binding. */
+  canBind: boolean;
+}
+
+/** Two spellings of one Client-Id compare equal (an MQTT client id cannot hold every character). */
+const sameBoard = (a: string, b: string) => a.replace(/[^A-Za-z0-9-]/g, '_').slice(0, 64) === b.replace(/[^A-Za-z0-9-]/g, '_').slice(0, 64);
 
 export class DeviceGate {
   private readonly tokens: string[];
@@ -89,7 +105,7 @@ export class DeviceGate {
   }
 
   /** The device checks once its id is known: allow list, and no takeover of a connected id without a token. */
-  checkDevice(deviceId: string, credential: { authenticated: boolean; onlyFor?: string[] }, registry: DeviceRegistry): Admission {
+  checkDevice(deviceId: string, credential: { authenticated: boolean; onlyFor?: string[] }, registry: DeviceRegistry, board?: BoardClaim): Admission {
     const { authenticated } = credential;
     if (this.allow.size && !this.allow.has(deviceId)) return { ok: false, refusal: 'not-allowed', message: `device ${deviceId} is not in the allow list` };
     if (credential.onlyFor && !credential.onlyFor.includes(deviceId)) {
@@ -99,6 +115,13 @@ export class DeviceGate {
     // token only: a shared token, or none, cannot speak for it.
     if (!credential.onlyFor && this.hasOwnToken(deviceId)) {
       return { ok: false, refusal: 'bad-token', message: `device ${deviceId} has a token of its own and did not present it` };
+    }
+    const pairedBoard = credential.onlyFor ? this.paired?.boundClientId(deviceId) : undefined;
+    if (pairedBoard && !(board?.clientId && sameBoard(pairedBoard, board.clientId))) {
+      return { ok: false, refusal: 'bad-token', message: `device ${deviceId} was paired with another board (its Client-Id differs)` };
+    }
+    if (credential.onlyFor && this.paired?.boundTokens().some((b) => b.deviceId === deviceId)) {
+      this.paired.usedToken(deviceId, board?.canBind ? board.clientId : undefined);
     }
     if (!authenticated && registry.isClaimed(deviceId)) {
       return {

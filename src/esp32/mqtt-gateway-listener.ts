@@ -177,7 +177,7 @@ export class MqttGatewayListener implements Esp32Listener {
     if (!deviceId) return fail(2, 'client id names no device (expected GID_<group>@@@<mac_>@@@<uuid>)');
     const credential = this.gate.checkToken(password);
     if (!credential.ok) return fail(5, `device ${deviceId}: ${credential.message}`);
-    const admitted = this.gate.checkDevice(deviceId, credential, this.registry);
+    const admitted = this.gate.checkDevice(deviceId, credential, this.registry, { clientId: client.id.split('@@@')[2], canBind: false });
     if (!admitted.ok) return fail(5, admitted.message);
     if (credential.authenticated) this.authenticated.add(client);
     const conn = (client as unknown as { conn?: Socket }).conn;

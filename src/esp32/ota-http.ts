@@ -38,7 +38,7 @@ export function handleOtaHttp(service: OtaAnswerer | undefined, req: IncomingMes
       const request = { headers: req.headers, body, remoteAddress: req.socket.remoteAddress, secure: 'encrypted' in req.socket && !!req.socket.encrypted };
       send(res, activate ? service.activate(request) : service.check(request));
     },
-    () => send(res, { status: 413, body: 'request body too large' }),
+    () => send(res, { status: 413, body: { error: 'request body too large' } }),
   );
   return true;
 }

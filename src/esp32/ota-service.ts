@@ -7,12 +7,20 @@
 // The firmware writes every key of a section into NVS, whose keys are at most 15 bytes (a longer
 // one crashes the device), keeps a key until it is sent again, and treats any answer but 200 as a
 // failed check to retry.
+// A paired device's token goes only to the board it was paired with (its Client-Id) and only until
+// it has used it (pairing-book.ts): a check naming a paired MAC with another Client-Id gets 403, and
+// a later check gets the transport without the `token` / `password` key, which keeps the stored one.
+// Checks and activation polls are limited per source address, so MACs cannot be tried at speed.
 import { deviceTopicFor, macUnderscore, normalizeDeviceId } from './device-id';
 import type { Esp32Transport } from './device-session';
 import { DEFAULT_DEVICE_TOPIC, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, DEFAULT_PUBLISH_TOPIC } from './listener';
 import type { PairingBook } from './pairing-book';
 import type { OtaAnswer, OtaAnswerer, OtaRequest } from './ota-wire';
 import { isNewerVersion } from './firmware-version';
+import { DistinctPerSource } from './source-rate';
+
+/** Different MACs one source address may check or poll for per minute (a device names its own only). */
+export const MACS_PER_SOURCE_PER_MINUTE = 10;
 
 export { isFirmwareVersion, isNewerVersion } from './firmware-version';
 
@@ -50,7 +58,11 @@ export interface CheckedDevice {
 }
 
 export class OtaService implements OtaAnswerer {
-  constructor(private readonly o: OtaServiceOptions) {}
+  private readonly macs: DistinctPerSource;
+
+  constructor(private readonly o: OtaServiceOptions) {
+    this.macs = new DistinctPerSource(MACS_PER_SOURCE_PER_MINUTE, o.now);
+  }
 
   /** GET on the OTA URL: what this address is for, in words. */
   describe(): OtaAnswer {
@@ -65,6 +77,7 @@ export class OtaService implements OtaAnswerer {
   check(request: OtaRequest): OtaAnswer {
     const device = deviceOf(request);
     if (!device) return { status: 400, body: { error: 'Device-Id must be the device MAC (aa:bb:cc:dd:ee:ff)' } };
+    if (!this.macs.allow(request.remoteAddress, device.id)) return tooMany('too many different devices from this address; try again in a minute');
     const now = (this.o.now ?? Date.now)();
     const paired = this.o.pairing.pairedDevice(device.id);
     const answer: Record<string, unknown> = {
@@ -72,13 +85,17 @@ export class OtaService implements OtaAnswerer {
       firmware: this.firmwareFor(request, device),
     };
     if (paired) {
+      const delivery = this.o.pairing.tokenDelivery(device.id, device.clientId);
+      if (delivery === 'refuse')
+        return { status: 403, body: { error: 'this device is paired with another board (Client-Id); unpair it in the esp32-listener to pair again' } };
       this.o.pairing.seen(device.id);
-      Object.assign(answer, this.transportSection(request, device, paired.token));
+      Object.assign(answer, this.transportSection(request, device, delivery === 'token' ? paired.token : undefined, paired.clientId));
       return { status: 200, body: answer };
     }
-    const waiting = this.o.pairing.waitFor({ id: device.id, board: device.board, version: device.version }, request.remoteAddress);
-    if (!waiting) return { status: 429, headers: { 'Retry-After': '60' }, body: { error: 'too many new devices from this address; try again in a minute' } };
-    // No token: an unpaired device learns where to go, but cannot get in before a person pairs it.
+    const waiting = this.o.pairing.waitFor({ id: device.id, board: device.board, version: device.version, clientId: device.clientId }, request.remoteAddress);
+    if (!waiting) return tooMany('too many new devices from this address; try again in a minute');
+    // An empty token: an unpaired device learns where to go (and forgets any old token), but cannot
+    // get in before a person pairs it.
     Object.assign(answer, this.transportSection(request, device, ''));
     answer.activation = { code: waiting.code, message: `${this.o.name}\n${waiting.code}`, challenge: device.id };
     return { status: 200, body: answer };
@@ -87,7 +104,12 @@ export class OtaService implements OtaAnswerer {
   /** `<OTA URL>activate`: 200 once paired, 202 while the device waits for its code to be entered. */
   activate(request: OtaRequest): OtaAnswer {
     const device = deviceOf(request);
-    if (device && this.o.pairing.pairedDevice(device.id)) return { status: 200, body: 'success' };
+    if (!device) return { status: 202, body: '' };
+    if (!this.macs.allow(request.remoteAddress, device.id)) return tooMany('too many different devices from this address; try again in a minute');
+    // 200 only for the board that was paired: a stranger naming the MAC learns nothing.
+    if (this.o.pairing.pairedDevice(device.id) && this.o.pairing.boundClientId(device.id) === device.clientId?.slice(0, 64))
+      return { status: 200, body: 'success' };
+    this.o.pairing.polled(device.id, device.clientId);
     return { status: 202, body: '' };
   }
 
@@ -104,7 +126,8 @@ export class OtaService implements OtaAnswerer {
     return { version: device.version ?? '', url: '' };
   }
 
-  private transportSection(request: OtaRequest, device: CheckedDevice, token: string): Record<string, unknown> {
+  /** `token` undefined: the key is left out, and the device keeps the token it stored. */
+  private transportSection(request: OtaRequest, device: CheckedDevice, token: string | undefined, boundClientId?: string): Record<string, unknown> {
     const reached = hostOf(request);
     if (this.o.transport === 'mqtt-gateway') {
       const host = this.o.publicAddress ? withoutPort(this.o.publicAddress) : withoutPort(reached);
@@ -112,9 +135,10 @@ export class OtaService implements OtaAnswerer {
       return {
         mqtt: {
           endpoint: `${host}:${this.o.port ?? DEFAULT_GATEWAY_PORT}`,
-          client_id: `GID_${safeGroup(device.board)}@@@${mac}@@@${mac}`,
+          // The third part names the board the pairing is bound to; the gateway checks it at CONNECT.
+          client_id: `GID_${safeGroup(device.board)}@@@${mac}@@@${boundClientId ? mqttClientPart(boundClientId) : mac}`,
           username: device.id,
-          password: token,
+          ...(token === undefined ? {} : { password: token }),
           publish_topic: (this.o.publishTopic || DEFAULT_PUBLISH_TOPIC).replace(/\{mac_\}/g, mac),
           subscribe_topic: deviceTopicFor(this.o.deviceTopic || DEFAULT_DEVICE_TOPIC, device.id),
         },
@@ -122,7 +146,7 @@ export class OtaService implements OtaAnswerer {
     }
     const base = this.o.publicAddress || (this.o.port ? `${withoutPort(reached)}:${this.o.port}` : reached);
     const scheme = request.secure && !this.o.port ? 'wss' : 'ws';
-    return { websocket: { url: `${scheme}://${base}${this.o.path || DEFAULT_PATH}`, token } };
+    return { websocket: { url: `${scheme}://${base}${this.o.path || DEFAULT_PATH}`, ...(token === undefined ? {} : { token }) } };
   }
 }
 
@@ -144,9 +168,9 @@ function deviceOf(request: OtaRequest): CheckedDevice | undefined {
   const body = leniently(request.body);
   return {
     id: normalizeDeviceId(raw),
-    clientId: header(request, 'client-id'),
-    board: stringAt(body, ['board', 'type']) ?? agent?.[1],
-    version: stringAt(body, ['application', 'version']) ?? agent?.[2],
+    clientId: header(request, 'client-id')?.slice(0, 64),
+    board: (stringAt(body, ['board', 'type']) ?? agent?.[1])?.slice(0, 64),
+    version: (stringAt(body, ['application', 'version']) ?? agent?.[2])?.slice(0, 32),
   };
 }
 
@@ -183,4 +207,13 @@ function withoutPort(host: string): string {
 /** The board name as the group of an MQTT client id (no `@`, no spaces). */
 function safeGroup(board: string | undefined): string {
   return (board ?? 'xiaozhi').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'xiaozhi';
+}
+
+function tooMany(error: string): OtaAnswer {
+  return { status: 429, headers: { 'Retry-After': '60' }, body: { error } };
+}
+
+/** A Client-Id as the third part of an MQTT client id (no `@`, nothing but letters, digits and `-`). */
+export function mqttClientPart(clientId: string): string {
+  return clientId.replace(/[^A-Za-z0-9-]/g, '_').slice(0, 64);
 }

@@ -117,7 +117,7 @@ export class WebSocketDeviceListener implements Esp32Listener {
       return true;
     }
     const deviceId = normalizeDeviceId(rawId);
-    const admitted = this.gate.checkDevice(deviceId, credential, this.registry);
+    const admitted = this.gate.checkDevice(deviceId, credential, this.registry, { clientId: header('client-id'), canBind: true });
     if (!admitted.ok) {
       this.refused(deviceId, admitted.message);
       if (admitted.refusal === 'claimed') reject(socket, 409, 'Conflict');

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OtaService, isFirmwareVersion, isNewerVersion, keysTooLong, type OtaRequest } from '../../src/esp32/ota-service';
 import { CODE_TTL_MS, CODES_PER_SOURCE_PER_MINUTE, PairingBook, type PairingData } from '../../src/esp32/pairing-book';
+import { MACS_PER_SOURCE_PER_MINUTE } from '../../src/esp32/ota-service';
 
 const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'peers', 'xiaozhi-device', 'fixtures', 'ota-check.json'), 'utf8'));
 const headers = Object.fromEntries((fixture.request.headers as Array<[string, string]>).map(([k, v]) => [k.toLowerCase(), v]));
@@ -54,7 +55,8 @@ describe('OTA answer and pairing book', () => {
       else
         assert.deepEqual(body.mqtt, {
           endpoint: '192.168.1.10:1884',
-          client_id: 'GID_otto-robot@@@d8_3b_da_4e_21_7c@@@d8_3b_da_4e_21_7c',
+          // The third part names the board the pairing is bound to (the check's Client-Id).
+          client_id: 'GID_otto-robot@@@d8_3b_da_4e_21_7c@@@7f3e9c2a-1b4d-4a6e-9f0c-2d8e5b7a1c34',
           username: 'd8:3b:da:4e:21:7c',
           password: device.token,
           publish_topic: 'device-server',
@@ -107,7 +109,7 @@ describe('OTA answer and pairing book', () => {
     const again = new PairingBook({ load: () => saved.at(-1), save: (d) => saved.push(d) });
     assert.equal(again.pairedDevice('D8-3B-DA-4E-21-7C')?.token, device.token);
     assert.deepEqual(again.list().waiting, []);
-    assert.deepEqual(Object.keys(again.list().paired[0]).sort(), ['board', 'id', 'pairedAt', 'version'], 'no token in the list');
+    assert.deepEqual(Object.keys(again.list().paired[0]).sort(), ['board', 'clientId', 'id', 'pairedAt', 'version'], 'no token in the list');
     assert.ok(again.unpair(device.id));
     assert.deepEqual(saved.at(-1), { paired: [] });
   });
@@ -155,5 +157,98 @@ describe('OTA answer and pairing book', () => {
     assert.equal(service.activate(poll).status, 202);
     assert.ok(book.pair(code));
     assert.deepEqual(service.activate(poll), { status: 200, body: 'success' });
+  });
+
+  describe('a MAC is not a secret: the token goes to the paired board only', () => {
+    const ATTACKER = { 'client-id': '00000000-dead-4bad-8bad-000000000000' };
+    const hasToken = (body: unknown, token: string) => JSON.stringify(body).includes(token);
+
+    it('a check naming a paired MAC with another Client-Id gets 403 and nothing of the token; its activation poll says nothing', () => {
+      for (const transport of ['websocket', 'mqtt-gateway'] as const) {
+        const { service, book } = setup({ transport, port: transport === 'mqtt-gateway' ? 1884 : undefined });
+        const device = book.pair((service.check(request()).body as any).activation.code)!;
+        const stolen = service.check(request({ remoteAddress: '192.168.1.66', body: '{}' }, ATTACKER));
+        assert.equal(stolen.status, 403);
+        assert.ok(!hasToken(stolen.body, device.token), JSON.stringify(stolen.body));
+        assert.equal(service.activate(request({ remoteAddress: '192.168.1.66' }, ATTACKER)).status, 202, 'the poll does not confirm the pairing');
+        assert.ok(hasToken(service.check(request()).body, device.token), 'the real board still gets it');
+      }
+    });
+
+    it('the token is sent until the device has used it, then never again (the firmware keeps the last one it was given)', () => {
+      for (const transport of ['websocket', 'mqtt-gateway'] as const) {
+        const { service, book, saved } = setup({ transport, port: transport === 'mqtt-gateway' ? 1884 : undefined });
+        const device = book.pair((service.check(request()).body as any).activation.code)!;
+        assert.ok(hasToken(service.check(request()).body, device.token));
+        assert.ok(hasToken(service.check(request()).body, device.token), 'a lost answer: the next check gets it again');
+        book.usedToken(device.id, fixture.device.uuid);
+        const body = service.check(request()).body as any;
+        assert.ok(!hasToken(body, device.token));
+        if (transport === 'websocket') assert.deepEqual(Object.keys(body.websocket), ['url'], 'no token key: the stored token stays');
+        else assert.ok(!('password' in body.mqtt) && body.mqtt.client_id.endsWith(fixture.device.uuid));
+        assert.equal(typeof saved.at(-1)!.paired[0].tokenUsedAt, 'number', 'kept across restarts');
+      }
+    });
+
+    it('a pairing made before the binding (no Client-Id) never sends its token again and is bound by its first WebSocket connection', () => {
+      const saved: PairingData[] = [{ paired: [{ id: 'd8:3b:da:4e:21:7c', token: 'old-token-0123456789abcdef0123', pairedAt: 1 }] }];
+      const book = new PairingBook({ load: () => saved.at(-1), save: (d) => saved.push(structuredClone(d)) });
+      const service = new OtaService({ transport: 'websocket', path: '/xiaozhi/v1/', name: 'Node-RED Home', pairing: book });
+      const body = service.check(request()).body as any;
+      assert.deepEqual(Object.keys(body.websocket), ['url']);
+      assert.equal(book.tokenDelivery('d8:3b:da:4e:21:7c', ATTACKER['client-id']), 'withhold');
+      book.usedToken('d8:3b:da:4e:21:7c', fixture.device.uuid);
+      assert.equal(book.boundClientId('d8:3b:da:4e:21:7c'), fixture.device.uuid);
+      assert.equal(service.check(request({}, ATTACKER)).status, 403, 'from then on bound');
+    });
+
+    it(`one address may name only ${MACS_PER_SOURCE_PER_MINUTE} different MACs a minute (checks and polls alike), so paired MACs cannot be found by trying`, () => {
+      const { service, book, advance } = setup();
+      book.pair((service.check(request({ remoteAddress: '192.168.1.10' })).body as any).activation.code);
+      const mac = (i: number) => `02:00:00:00:01:${i.toString(16).padStart(2, '0')}`;
+      const statuses = Array.from({ length: MACS_PER_SOURCE_PER_MINUTE + 2 }, (_, i) =>
+        i % 2
+          ? service.activate(request({ remoteAddress: '10.9.9.9' }, { 'device-id': mac(i), ...ATTACKER })).status
+          : service.check(request({ remoteAddress: '10.9.9.9', body: '{}' }, { 'device-id': mac(i), ...ATTACKER })).status,
+      );
+      assert.deepEqual(statuses.slice(MACS_PER_SOURCE_PER_MINUTE), [429, 429]);
+      assert.equal(service.check(request({ remoteAddress: '10.9.9.9' }, ATTACKER)).status, 429, 'the paired MAC too: no answer that tells');
+      for (let i = 0; i < 30; i++)
+        assert.equal(service.check(request({ remoteAddress: '192.168.1.10' })).status, 200, 'a device checking its own MAC again and again');
+      advance(60_001);
+      assert.equal(service.check(request({ remoteAddress: '10.9.9.9', body: '{}' }, { 'device-id': mac(99) })).status, 200, 'a minute later');
+    });
+
+    it('125 fake MACs from 25 addresses cannot push a waiting device out: the fullest source loses its own entries', () => {
+      const { service, book } = setup();
+      const real = (service.check(request({ remoteAddress: '192.168.1.50' })).body as any).activation.code;
+      for (let s = 0; s < 25; s++)
+        for (let i = 0; i < 5; i++)
+          service.check(
+            request(
+              { remoteAddress: `10.1.0.${s}`, body: '{}' },
+              { 'device-id': `02:00:00:01:${s.toString(16).padStart(2, '0')}:${i.toString(16).padStart(2, '0')}` },
+            ),
+          );
+      assert.equal(book.list().waiting.length, 100);
+      assert.ok(book.list().waiting.some((w) => w.code === real));
+      assert.ok(book.pair(real), 'its right code still pairs it');
+    });
+
+    it("the facts shown come from the check that got the code, bounded; a stranger's check gets a code of its own", () => {
+      const { service, book } = setup();
+      const code = (service.check(request()).body as any).activation.code;
+      const huge = (fixture.request.body_raw as string).replace('"version":"2.4.2"', `"version":"${'9'.repeat(60_000)}"`);
+      const strangers = service.check(request({ remoteAddress: '10.2.2.2', body: huge }, { ...ATTACKER, 'user-agent': `x/${'9'.repeat(60_000)}` }));
+      assert.notEqual((strangers.body as any).activation.code, code);
+      service.check(request({ body: huge }));
+      const list = book.list().waiting;
+      const own = list.find((w) => w.code === code)!;
+      assert.equal(own.version, '2.4.2', 'unchanged by a later check');
+      assert.ok(list.every((w) => (w.version ?? '').length <= 32 && (w.board ?? '').length <= 64));
+      const paired = book.pair(code)!;
+      assert.equal(paired.clientId, fixture.device.uuid);
+      assert.equal(book.list().waiting.length, 0, "the stranger's code for that MAC is gone with the pairing");
+    });
   });
 });

@@ -54,6 +54,8 @@ describe('examples: esp32-device-tools.json', function () {
       url: String(nvs.websocket.url),
       token: String(nvs.websocket.token),
       deviceId: '02:11:22:33:44:55',
+      // The firmware's WebSocket carries the board uuid of its OTA check as Client-Id.
+      clientId: stock.uuid,
       fixture: ottoRobot(),
     });
     try {

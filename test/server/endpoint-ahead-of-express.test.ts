@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deployFlows, startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
 import { retrying } from '../helpers/wait';
-import { isNodeRedsOwnServer, whatRunsInFront } from '../../nodes/mcp-endpoint/ahead-of-express';
+import { isNodeRedsOwnServer, whatRunsInFront } from '../../nodes/shared/ahead-of-express';
 import skipEditorParsing from '../../nodes/mcp-endpoint/skip-editor-parsing';
 
 const TOKEN = 'tok-ahead-7c1e';

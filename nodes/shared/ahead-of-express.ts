@@ -8,7 +8,7 @@
 // either way, so requests that arrive through the app some other way are served the same.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { normalEndpointPath } from '../../src/server/endpoint-paths';
-import type { RED } from '../shared/red-types';
+import type { RED } from './red-types';
 import { SKIP_EDITOR_PARSING } from './skip-editor-parsing-mark';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
