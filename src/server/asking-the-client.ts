@@ -5,7 +5,7 @@
 // `input_required` and the client retries the call with the answer (pending-calls.ts keeps the call
 // waiting in between).
 import { randomUUID } from 'node:crypto';
-import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { fromJsonSchema, inputRequired, ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
 
 /** What a flow asks: a message, and a flat JSON Schema form or a URL to open. */
 export interface FlowInputRequest {
@@ -80,4 +80,21 @@ export function clientAnswer(result: unknown): ClientAnswer {
 
 export function answerInResponses(responses: Record<string, unknown> | undefined): ClientAnswer {
   return clientAnswer(responses?.[KEY]);
+}
+
+/**
+ * An accepted answer checked against the form that was asked, with the SDK's own validator, before
+ * the flow sees it: on 2025 the SDK does this in elicitInput; a 2026-07-28 answer arrives in a retry
+ * or a tasks/update, and is checked here the same way. Throws the SDK's InvalidParams error.
+ */
+export function checkedAnswer(answer: ClientAnswer, requestedSchema: unknown): ClientAnswer {
+  if (answer.action !== 'accept' || !requestedSchema || typeof requestedSchema !== 'object') return answer;
+  const checked = fromJsonSchema(requestedSchema as Parameters<typeof fromJsonSchema>[0])['~standard'].validate(answer.content ?? {});
+  if (checked instanceof Promise) throw new TypeError('the form schema validates asynchronously');
+  if (!checked.issues) return answer;
+  const problems = checked.issues.map((i) => {
+    const at = (i.path ?? []).map((p) => (typeof p === 'object' ? String(p.key) : String(p))).join('.');
+    return at ? `${at}: ${i.message}` : i.message;
+  });
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Elicitation response content does not match requested schema: ${problems.join('; ')}`);
 }

@@ -17,7 +17,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { clientAnswer, type ClientAnswer } from './asking-the-client';
+import { checkedAnswer, clientAnswer, type ClientAnswer } from './asking-the-client';
 import { isToolResult, type CallToolResult, type ProgressUpdate, type ToolAnswer } from './types';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -42,7 +42,7 @@ interface ExtensionTask {
   result?: CallToolResult;
   error?: { code: number; message: string };
   /** The flow's open questions, by key; each resolves with the person's answer from tasks/update. */
-  asking: Map<string, { request: Record<string, unknown>; answer: (a: ClientAnswer) => void }>;
+  asking: Map<string, { request: { method: string; params: Record<string, unknown> }; answer: (a: ClientAnswer) => void }>;
   nextKey: number;
   timers: NodeJS.Timeout[];
 }
@@ -192,11 +192,14 @@ export class ExtensionTasks {
       if (!responses || typeof responses !== 'object' || Array.isArray(responses))
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, "tasks/update needs inputResponses: an object keyed by the task's inputRequests");
       // Keys that are not open (never asked, answered already) are ignored, as the extension says.
-      for (const [key, response] of Object.entries(responses)) {
+      // Every open answer is checked against its form first: one that does not fit refuses the whole update.
+      const answers = Object.entries(responses).flatMap(([key, response]) => {
         const open = task.asking.get(key);
-        if (!open) continue;
+        return open ? [{ key, open, answer: checkedAnswer(clientAnswer(response), open.request.params.requestedSchema) }] : [];
+      });
+      for (const { key, open, answer } of answers) {
         task.asking.delete(key);
-        open.answer(clientAnswer(response));
+        open.answer(answer);
       }
       if (task.state.status === 'input_required' && task.asking.size === 0) this.update(task, 'working');
       return {};

@@ -3,7 +3,7 @@
 // the client for input first (asking-the-client.ts): the person's time does not count against the
 // tool's timeout, but against the tool's input wait.
 import { PendingRequests, type WaitingRequest } from './pending-requests';
-import { elicitParams, inputRequiredResult, clientAnswer, type ClientAnswer, type FlowInputRequest } from './asking-the-client';
+import { checkedAnswer, elicitParams, inputRequiredResult, clientAnswer, type ClientAnswer, type FlowInputRequest } from './asking-the-client';
 import { errorResult, type ProgressUpdate, type ToolAnswer, type ToolCall } from './types';
 
 export { PendingRequests, requestFailure, type WaitingRequest } from './pending-requests';
@@ -13,6 +13,8 @@ interface WaitingCall extends ToolCall, WaitingRequest {
   inputWaitMs: number;
   /** The client's answer to the flow's input request goes back into the flow. */
   onInput?: (handle: string, answer: ClientAnswer) => void;
+  /** The form of the question asked by a 2026-07-28 retry: its answer is checked against it. */
+  askedSchema?: FlowInputRequest['schema'];
 }
 
 export class PendingCalls extends PendingRequests<ToolAnswer, WaitingCall> {
@@ -50,6 +52,7 @@ export class PendingCalls extends PendingRequests<ToolAnswer, WaitingCall> {
         `the client ${call.client.name ?? '(unnamed)'} did not say it can answer input requests (no elicitation capability); answer the call instead`,
       );
     if (input.kind === 'retry') {
+      call.askedSchema = request.url ? undefined : request.schema;
       const sealed = await input.seal(handle);
       if (!this.detach(handle, inputRequiredResult(request, sealed), call.inputWaitMs, personTimedOut(call)))
         throw new Error('this call is no longer waiting for the client');
@@ -73,7 +76,16 @@ export class PendingCalls extends PendingRequests<ToolAnswer, WaitingCall> {
   resume(handle: string, call: ToolCall, answer: ClientAnswer): Promise<ToolAnswer> | undefined {
     const before = this.requestOf(handle);
     if (!before) return undefined;
-    const answered = this.reattach(handle, { ...call, what: before.what, onInput: before.onInput, inputWaitMs: before.inputWaitMs });
+    // An answer that does not fit the form is refused here, as the SDK refuses it on 2025; the call
+    // keeps waiting for a retry with an answer that fits.
+    checkedAnswer(answer, before.askedSchema);
+    const answered = this.reattach(handle, {
+      ...call,
+      what: before.what,
+      onInput: before.onInput,
+      inputWaitMs: before.inputWaitMs,
+      askedSchema: before.askedSchema,
+    });
     if (answered && this.requestOf(handle)) before.onInput?.(handle, answer);
     return answered;
   }

@@ -45,7 +45,8 @@ describe('security: the OTA address hands a paired device its token only, and re
     fetch(`${nr.url}/xiaozhi/ota/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
   it('a stranger sending the paired MAC (any Client-Id, or none) gets 403 and no token', async () => {
-    for (const headers of [{ 'Device-Id': MAC, 'Client-Id': '00000000-dead-4bad-8bad-000000000000' }, { 'Device-Id': MAC }]) {
+    const attempts: Array<Record<string, string>> = [{ 'Device-Id': MAC, 'Client-Id': '00000000-dead-4bad-8bad-000000000000' }, { 'Device-Id': MAC }];
+    for (const headers of attempts) {
       const res = await check(headers);
       const text = await res.text();
       assert.equal(res.status, 403, text);

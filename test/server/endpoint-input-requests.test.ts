@@ -76,6 +76,22 @@ describe('mcp-endpoint: a flow asks the client for input (msg.input on mcp-tool-
         }
       });
 
+      it('an answer that does not fit the form never reaches the flow: the call ends with the reason', async () => {
+        const c = await connect('/mcp', era, TOKEN, ELICITATION);
+        c.client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { table: 'kitchen', confirm: 'DROP TABLE' } }) as any);
+        try {
+          const outcome = await c.client.callTool({ name: 'book', arguments: {} }).then(
+            (r) => textOf(r) || JSON.stringify(r),
+            (err: Error) => err.message,
+          );
+          assert.doesNotMatch(outcome, /Booked/, 'the flow never booked with that answer');
+          if (era === '2026-07-28') assert.match(outcome, /does not match requested schema: .*table/);
+          else assert.match(outcome, /does not match requested schema|No answer to the input request|input request failed/i);
+        } finally {
+          await disconnect(c);
+        }
+      });
+
       it('a URL: the person is sent to the page, and the flow hears that they accepted', async () => {
         const c = await connect('/mcp', era, TOKEN, ELICITATION);
         const asked: any[] = [];
