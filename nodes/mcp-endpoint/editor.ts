@@ -19,6 +19,8 @@ registerDialog('mcp-endpoint', {
     maxSubjects: RED.validators.number(true),
     maxSessions: RED.validators.number(true),
     sessionsPerClient: RED.validators.number(true),
+    maxTasks: RED.validators.number(true),
+    tasksPerClient: RED.validators.number(true),
     // Blank, a plain name, or ${VAR} (each Node-RED behind the balancer sets its own).
     instance: function (v: string) {
       return !v || INSTANCE_NAME.test(v) || /^\$\{[A-Za-z0-9_]+\}$/.test(v);

@@ -12,6 +12,7 @@ import type { ResourceRequest } from './flow-resources';
 import { servePromptsAndResources } from './prompts-resources-serving';
 import { callHandleCodec, serveToolCalls } from './tool-call-serving';
 import { FlowTasks, TASKS_CAPABILITY } from './flow-tasks';
+import { TaskBudget, type TaskLimits } from './task-budget';
 import { ExtensionTasks } from './flow-tasks-extension';
 import type { GraphTools, Tool, ToolAnswer, ToolCall } from './types';
 
@@ -21,6 +22,8 @@ export interface EndpointOptions {
   name: string;
   version: string;
   instructions?: string;
+  /** Flow tools running as tasks at once, per client and in all (./task-budget.ts). */
+  taskLimits?: TaskLimits;
 }
 
 export class McpEndpoint {
@@ -32,11 +35,16 @@ export class McpEndpoint {
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
   readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
+  /** Tasks running at once, on both revisions. */
+  readonly taskBudget: TaskBudget;
   /** 2026-07-28 tasks outlive the request that made them, so the endpoint keeps them. */
-  readonly extensionTasks = new ExtensionTasks();
+  readonly extensionTasks: ExtensionTasks;
   private readonly updateListeners = new Set<(uri: string) => void>();
 
-  constructor(readonly options: EndpointOptions) {}
+  constructor(readonly options: EndpointOptions) {
+    this.taskBudget = new TaskBudget(options.taskLimits);
+    this.extensionTasks = new ExtensionTasks(this.taskBudget);
+  }
 
   /** Every tool a client sees: flow tools first, then the graph's six (a flow tool cannot shadow them). */
   listTools(): Tool[] {
@@ -75,9 +83,9 @@ export class McpEndpoint {
   }
 
   /** A fresh SDK server for one serving unit: `modern` serves one 2026-07-28 request, `legacy` a 2025 session or link. */
-  createServer(era: 'legacy' | 'modern' = 'legacy'): Server {
+  createServer(era: 'legacy' | 'modern' = 'legacy', client = ''): Server {
     // Tasks (2025-11-25) live as long as the session that made them: no other client reaches them.
-    const tasks = era === 'legacy' ? new FlowTasks() : this.extensionTasks;
+    const tasks = era === 'legacy' ? new FlowTasks(this.taskBudget, client) : this.extensionTasks;
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {

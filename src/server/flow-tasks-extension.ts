@@ -18,6 +18,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { checkedAnswer, clientAnswer, type ClientAnswer } from './asking-the-client';
+import { TaskBudget } from './task-budget';
 import { isToolResult, type CallToolResult, type ProgressUpdate, type ToolAnswer } from './types';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -97,14 +98,19 @@ const taskIdParams = {
 export class ExtensionTasks {
   private readonly tasks = new Map<string, ExtensionTask>();
 
+  /** Running tasks count against `budget` (./task-budget.ts), each client by its token. */
+  constructor(private readonly budget = new TaskBudget()) {}
+
   /** The server/discover capability. */
   static readonly capability = { [TASKS_EXTENSION]: {} };
 
   /** A Long-running tool's call by a client that named the extension: ordinary at first, a task once it runs long. */
-  begin(ctx: ServerContext, limitMs: number): TaskableCall {
+  begin(ctx: ServerContext, limitMs: number, client = ownerOf(ctx)): TaskableCall {
+    const owner = ownerOf(ctx);
+    // A call that may become a task takes its place at once (it runs a flow either way); throws the refusal.
+    const giveBack = this.budget.take(client);
     const controller = new AbortController();
     const taskId = randomUUID();
-    const owner = ownerOf(ctx);
     let task: ExtensionTask | undefined;
     // Once the flow asked the person the ordinary way, the call stays ordinary: its retry answers it.
     let committed: 'ordinary' | 'task' | undefined;
@@ -139,6 +145,8 @@ export class ExtensionTasks {
       },
       settle: (answer, windowMs) =>
         new Promise((resolve, reject) => {
+          // The place is given back when the flow's run ends (a cancel or a limit ends it too).
+          answer.then(giveBack, giveBack);
           const window = setTimeout(() => {
             if (committed === 'ordinary') return; // the question is on its way back to the client
             const created = materialise();

@@ -7,10 +7,16 @@
 // Tasks belong to the serving unit that created them (one 2025 session): no other client can see,
 // read or cancel them, and they are cancelled when the session ends. The SDK we build on keeps the
 // tasks vocabulary of 2025-11-25 but no runtime for it, so the four requests are answered here.
+// Running tasks count against the endpoint's task budget (./task-budget.ts); ended ones are kept for
+// their results, at most MAX_ENDED per session (the oldest ended is forgotten first).
 // 2026-07-28 moved tasks into an extension: flow-tasks-extension.ts serves that revision.
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { errorResult, isToolResult, type CallToolResult, type ProgressUpdate, type ToolAnswer } from './types';
+import { TaskBudget } from './task-budget';
+
+/** Ended tasks one session keeps for their results. */
+export const MAX_ENDED = 100;
 
 type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
 
@@ -45,6 +51,12 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export class FlowTasks {
   private readonly tasks = new Map<string, FlowTask>();
 
+  constructor(
+    private readonly budget = new TaskBudget(),
+    /** Whose share of the budget this session's tasks take (its token's digest, or its address). */
+    private readonly client = '',
+  ) {}
+
   /**
    * Starts `run` as a task and answers the wire's task at once. `limitMs` is the tool's task limit:
    * the run is cancelled after it (the flow's late answer is dropped, as for any timed-out call).
@@ -53,6 +65,7 @@ export class FlowTasks {
     limitMs: number,
     run: (taskId: string, signal: AbortSignal, progress: (u: ProgressUpdate) => void) => Promise<ToolAnswer>,
   ): { task: TaskWire; content: [] } {
+    const giveBack = this.budget.take(this.client); // throws the refusal the client reads
     const now = new Date().toISOString();
     const controller = new AbortController();
     const ttl = limitMs + KEPT_AFTER_END_MS;
@@ -71,11 +84,13 @@ export class FlowTasks {
       .catch((err: Error) => errorResult(err.message))
       .then((result) => {
         clearTimeout(limit);
+        giveBack();
         if (wire.status === 'cancelled') return;
         task.result = result;
         this.update(task, result.isError ? 'failed' : 'completed');
       });
     this.tasks.set(wire.taskId, task);
+    this.forgetOldestEnded();
     // The SDK checks a tools/call answer as a CallToolResult, which needs content; a client reading
     // it as a CreateTaskResult looks at `task` only.
     return { task: { ...wire }, content: [] };
@@ -131,6 +146,14 @@ export class FlowTasks {
     if (statusMessage !== undefined) task.wire.statusMessage = statusMessage;
     else delete task.wire.statusMessage;
     task.wire.lastUpdatedAt = new Date().toISOString();
+  }
+
+  private forgetOldestEnded(): void {
+    const ended = [...this.tasks.values()].filter((t) => t.wire.status !== 'working');
+    for (const t of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) {
+      clearTimeout(t.expiry);
+      this.tasks.delete(t.wire.taskId);
+    }
   }
 
   private forget(taskId: string): void {

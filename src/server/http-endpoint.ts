@@ -64,6 +64,8 @@ export const DEFAULT_SESSIONS_PER_CLIENT = 50;
  */
 export const MAX_BATCH = 10;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** How long a session that has not made its first call yet is kept from eviction (its client is setting it up). */
+export const YOUNG_SESSION_MS = 30_000;
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -73,6 +75,9 @@ interface Session {
   owner?: string;
   /** Whose share of the sessions it counts against: the owner, or the address on an anonymous endpoint. */
   client: string;
+  /** It has carried a request after initialize: before that, and while young, it is never evicted. */
+  used?: boolean;
+  createdAt: number;
 }
 
 /** Whose session: a digest of the bearer token (no token kept in memory), none on an anonymous endpoint. */
@@ -193,6 +198,7 @@ export class HttpServing {
     if (sessionId) {
       const session = this.session(sessionId, authInfo);
       if (!session) return jsonError(404, -32001, 'Session not found: initialize a new session.');
+      if (!session.used && carriesRequest(body)) session.used = true;
       return session.transport.handleRequest(request, { parsedBody: body, authInfo });
     }
     if (!isInitializeRequest(body)) return jsonError(400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first.');
@@ -200,10 +206,10 @@ export class HttpServing {
     const client = owner ?? `address:${address ?? ''}`;
     const full = this.makeRoomForSession(client);
     if (full) return full;
-    const server = this.endpoint.createServer();
+    const server = this.endpoint.createServer('legacy', client);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => (this.options.instance ? `${this.options.instance}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now(), owner, client }),
+      onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, lastUsed: Date.now(), createdAt: Date.now(), owner, client }),
       onsessionclosed: (id) => void this.sessions.delete(id),
     });
     transport.onclose = () => {
@@ -234,20 +240,36 @@ export class HttpServing {
 
   /**
    * Before a new session for `client`: close the idle-expired ones, then the client's own least
-   * recently used past its share (a client that never DELETEs only pushes itself out). If the
-   * endpoint is still full, the newcomer is refused with 429 and a Retry-After of when the least
-   * recently used session would expire (at most a minute): nobody else's live session is closed.
+   * recently used past its share (a client that never DELETEs only pushes itself out), but never
+   * one younger than its first request (made less than 30 s ago and not used yet): many clients
+   * sharing one token start together, and a session made a moment ago must live to make its call. If the share is still full of such
+   * young sessions, or the endpoint is full, the newcomer is refused with 429 and a Retry-After:
+   * nobody else's live session is closed.
    */
   private makeRoomForSession(client: string): Response | undefined {
     const now = Date.now();
     const idleMs = this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-    const own: string[] = [];
+    const own: Array<[string, Session]> = [];
     for (const [id, session] of this.sessions) {
       if (now - session.lastUsed > idleMs) this.endSession(id, session);
-      else if (session.client === client) own.push(id);
+      else if (session.client === client) own.push([id, session]);
     }
     const share = this.options.sessionsPerClient ?? DEFAULT_SESSIONS_PER_CLIENT;
-    for (const id of own.slice(0, Math.max(0, own.length - share + 1))) this.endSession(id, this.sessions.get(id)!);
+    let over = own.length - share + 1;
+    for (const [id, session] of own) {
+      if (over <= 0) break;
+      if (!session.used && now - session.createdAt < YOUNG_SESSION_MS) continue;
+      this.endSession(id, session);
+      over--;
+    }
+    if (over > 0) {
+      return jsonError(
+        429,
+        -32000,
+        `This client holds its share of sessions (${share}), all of them new; retry in 1 s, or close sessions you no longer use (DELETE).`,
+        { 'retry-after': '1' },
+      );
+    }
     if (this.sessions.size < (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS)) return undefined;
     const oldest = this.sessions.values().next().value as Session;
     const retryAfter = Math.min(60, Math.max(1, Math.ceil((oldest.lastUsed + idleMs - now) / 1000)));
@@ -307,4 +329,10 @@ function parseBody(bytes: Uint8Array): unknown {
   } catch {
     return INVALID;
   }
+}
+
+/** A JSON-RPC request (an id and a method), or a batch holding one: a session's real use, not a notification. */
+function carriesRequest(body: unknown): boolean {
+  const one = (m: unknown) => !!m && typeof m === 'object' && 'method' in m && 'id' in m;
+  return Array.isArray(body) ? body.some(one) : one(body);
 }

@@ -18,6 +18,9 @@ export interface EndpointSettings {
   /** 2025-revision sessions the endpoint keeps, and one client (a token, or an address when anonymous) keeps. */
   maxSessions: number;
   sessionsPerClient: number;
+  /** Flow tools running as tasks at once, on the endpoint and for one client. */
+  maxTasks: number;
+  tasksPerClient: number;
   /** This Node-RED's name behind a load balancer: 2025-revision session ids start with `<instance>.` */
   instance: string | undefined;
 }
@@ -51,6 +54,8 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     maxSubjects: positive(def.maxSubjects, DECLARED.maxSubjects.value),
     maxSessions: positive(def.maxSessions, DECLARED.maxSessions.value),
     sessionsPerClient: positive(def.sessionsPerClient, DECLARED.sessionsPerClient.value),
+    maxTasks: positive(def.maxTasks, DECLARED.maxTasks.value),
+    tasksPerClient: positive(def.tasksPerClient, DECLARED.tasksPerClient.value),
     xiaozhiEndpoint: xiaozhi,
     instance,
   };

@@ -60,7 +60,9 @@ describe('security: mcp-endpoint sessions are bounded', function () {
     target = await servingOn({ maxSessions: 100, sessionsPerClient: 5, sessionIdleMs: 60_000 });
     for (let i = 0; i < 30; i++) {
       clients.push(await legacyClient(target.url));
-      // The first client stays in use, so it is never the least recently used one.
+      // Each session makes its first call (a session not used yet is never evicted); the first
+      // client stays in use, so it is never the least recently used one.
+      await clients[i].listTools();
       await clients[0].listTools();
     }
     assert.equal(target.serving.sessionCount, 5);
@@ -69,17 +71,43 @@ describe('security: mcp-endpoint sessions are bounded', function () {
     assert.deepEqual((await clients[29].listTools()).tools, [], 'the newest session is served');
   });
 
-  it("one token opening 60 sessions never closes another token's idle session", async () => {
+  it("one token opening 60 sessions never closes another token's idle session, nor its own new ones: past its share it gets 429 with Retry-After", async () => {
     target = await servingOn({ maxSessions: 20, sessionsPerClient: 5, sessionIdleMs: 60_000 });
     const victim = await legacyClient(target.url, VICTIM);
     clients.push(victim);
+    const statuses: number[] = [];
     for (let i = 0; i < 60; i++) {
       const res = await initialize(target.url, TOKEN);
-      assert.equal(res.status, 200, `flood initialize ${i}`);
+      statuses.push(res.status);
+      if (res.status === 429) assert.equal(res.headers.get('retry-after'), '1');
       await res.body?.cancel();
     }
+    assert.deepEqual(statuses, [...Array(5).fill(200), ...Array(55).fill(429)]);
     assert.equal(target.serving.sessionCount, 6, 'the flooding token holds its share (5), the victim its one');
     assert.deepEqual((await victim.listTools()).tools, [], 'the idle victim is still served');
+  });
+
+  it('200 stock SDK clients sharing one token, started together, all make their call: a session younger than its first use is never evicted', async () => {
+    target = await servingOn({ maxSessions: 400, sessionsPerClient: 50, sessionIdleMs: 60_000 });
+    // Each client initializes, then calls; a 429 (its share is full of sessions not used yet) is retried after Retry-After, as a client may.
+    const one = async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const client = await legacyClient(target.url);
+          clients.push(client);
+          await client.listTools();
+          return 'ok';
+        } catch (err) {
+          if (!/429/.test(String(err)) || attempt > 50) return String(err);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    };
+    const outcomes = await Promise.all(Array.from({ length: 200 }, one));
+    assert.deepEqual(
+      outcomes.filter((o) => o !== 'ok'),
+      [],
+    );
   });
 
   it('a full endpoint answers a newcomer 429 with Retry-After and keeps everyone it serves', async () => {
@@ -165,6 +193,7 @@ describe("security: the mcp-endpoint node's session settings", function () {
       ep: { tokens: `${TOKEN}\n${VICTIM}\n${THIRD}` },
     });
     open.push(await connect('/bounded', '2025-11-25', TOKEN));
+    await open[0].client.listTools(); // in use: from now on it may make room for the same client's next one
     const replaced = await connect('/bounded', '2025-11-25', TOKEN); // the same client again: its first session goes
     open.push(replaced);
     await assert.rejects(open[0].client.listTools(), /Session not found|404/);

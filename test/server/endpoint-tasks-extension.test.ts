@@ -172,3 +172,36 @@ describe('mcp-endpoint: a long-running flow tool as a task (MCP 2026-07-28, task
     assert.equal(taskCount(), 0);
   });
 });
+
+describe('mcp-endpoint: tasks running at once are bounded per client and per endpoint (2026-07-28)', function () {
+  this.timeout(30000);
+  before(startEndpointRuntime);
+  after(stopEndpointRuntime);
+
+  it('a client past "per client" and anyone past "Tasks" get an error that says which; a place comes back when a task ends', async () => {
+    const bounded = flow().map((n) => (n.id === 'ep' ? { ...n, maxTasks: 3, tasksPerClient: 2 } : n));
+    await loadFlow(bounded, { ep: { tokens: `${TOKEN}\n${OTHER}\ntok-third-5e5e` } });
+    const held = heldCalls();
+    const call = (token: string) => rpc('tools/call', { name: 'energy_report', arguments: {} }, { token });
+    const first = await Promise.all([call(TOKEN), call(TOKEN)]);
+    assert.deepEqual(
+      first.map((r) => r.result?.resultType),
+      ['task', 'task'],
+    );
+    const third = await call(TOKEN);
+    assert.match(third.error?.message ?? '', /This client runs its most tasks at once \(2\)/);
+    assert.equal((await call(OTHER)).result?.resultType, 'task');
+    const full = await call('tok-third-5e5e');
+    assert.match(full.error?.message ?? '', /This endpoint runs its most tasks at once \(3\)/);
+    await waitFor(() => held.length >= 3 || undefined, 'three calls at the flow');
+    send({ ...held[0], payload: 'done' });
+    // The flow answered one task: its place comes back once the answer has ended the run.
+    let again: any;
+    for (let i = 0; i < 100 && again?.result?.resultType !== 'task'; i++) {
+      again = await call(TOKEN);
+      if (again.result?.resultType !== 'task') await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(again?.result?.resultType, 'task', JSON.stringify(again));
+    assert.equal(held.length, 4, 'refused calls never reached the flow');
+  });
+});

@@ -195,3 +195,34 @@ describe('mcp-endpoint: a long-running flow tool as a task (MCP 2025-11-25)', fu
     }
   });
 });
+
+describe('mcp-endpoint: tasks running at once are bounded per client (2025-11-25)', function () {
+  this.timeout(30000);
+  before(startEndpointRuntime);
+  after(stopEndpointRuntime);
+
+  it('the v1 SDK client gets its task refused past "per client", with a message that says so; the flow never sees it', async () => {
+    await loadFlow(
+      flow().map((n) => (n.id === 'ep' ? { ...n, tasksPerClient: 2 } : n)),
+      { ep: { tokens: TOKEN } },
+    );
+    const held = heldCalls();
+    const c = await v1Client();
+    try {
+      const start = async () => {
+        const stream = c.client.experimental.tasks.callToolStream({ name: 'energy_report', arguments: {} }, CallToolResultSchema, { task: { ttl: 60_000 } });
+        for await (const message of stream) {
+          if (message.type === 'taskCreated') return 'task';
+          if (message.type === 'error') return message.error?.message ?? 'error';
+        }
+        return 'nothing';
+      };
+      assert.deepEqual([await start(), await start()], ['task', 'task']);
+      assert.match(await start(), /This client runs its most tasks at once \(2\)/);
+      await waitFor(() => held.length >= 2 || undefined, 'two calls at the flow');
+      assert.equal(held.length, 2);
+    } finally {
+      await c.close();
+    }
+  });
+});
