@@ -1,7 +1,10 @@
 // The UDP side of xiaozhi's MQTT transport: one socket for all devices. Each `hello` gets a session
 // with its own AES key and a nonce carrying a session number in its ssrc bytes; the device copies the
 // nonce into every packet header, so the ssrc routes a packet to its session, and the session answers
-// to the address its last authentic packet came from (a device behind NAT may change port).
+// to the address its packets come from. A device behind NAT may change port, but AES-CTR
+// authenticates nothing and the ssrc is on the wire, so a packet from a new port moves the session
+// only when a second one from that same port follows, each decrypting to Opus within a few
+// sequence numbers of the last packet taken (./udp-crypto.ts); until then neither is played.
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
@@ -25,6 +28,8 @@ export class UdpAudioSession extends EventEmitter {
   remote: { address: string; port: number } | undefined;
   /** packets refused (bad header, replay, unknown) */
   rejected = 0;
+  /** A first packet from a new port, waiting for a second from there to move the session. */
+  private candidate: { address: string; port: number; sequence: number } | undefined;
   closed = false;
   private readonly started = performance.now();
 
@@ -62,6 +67,18 @@ export class UdpAudioSession extends EventEmitter {
       this.rejected++;
       return;
     }
+    const same = (a: { address: string; port: number } | undefined) => !!a && a.port === from.port && plainAddress(a.address) === plainAddress(from.address);
+    if (this.remote && !same(this.remote)) {
+      const close = opened.sequence - this.crypto.lastSequence <= REBIND_STEP;
+      const confirms = close && same(this.candidate) && opened.sequence > this.candidate!.sequence;
+      if (!confirms) {
+        this.candidate = close ? { address: from.address, port: from.port, sequence: opened.sequence } : undefined;
+        this.rejected++;
+        return;
+      }
+    }
+    this.candidate = undefined;
+    this.crypto.accept(opened.sequence);
     this.remote = { address: from.address, port: from.port };
     this.emit('audio', opened.payload);
   }
@@ -138,6 +155,9 @@ export class UdpAudioServer {
 }
 
 /** "::ffff:10.0.0.5" and "10.0.0.5" are the same device. */
+/** How close to the last packet taken a packet from a new port must be (a NAT rebinding loses a packet or two). */
+const REBIND_STEP = 8;
+
 function plainAddress(address: string): string {
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }

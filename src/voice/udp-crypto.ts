@@ -3,7 +3,17 @@
 // encrypted with AES-128-CTR, the header itself being the counter block. The sender takes the
 // session nonce and patches in len, timestamp and ++sequence; the receiver requires byte 0 = 0x01,
 // len = payload length, and a sequence above the last one it accepted (gaps are fine).
+// AES-CTR authenticates nothing, so a forged packet (the ssrc is on the wire) decrypts to something
+// too. A packet is therefore accepted, and may move the session's address, only when its sequence
+// lies within MAX_SEQUENCE_STEP of the last accepted one and it decrypts to a well-formed Opus
+// packet (../audio/opus-packet.ts); a packet far ahead never moves the window, so it cannot make the
+// device's own next packets look like replays. `open` only reads; `accept` moves the window, so the
+// session can hold back a packet from a new address (./udp-audio-server.ts).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { opusPacketProblem } from '../audio/opus-packet';
+
+/** How far ahead of the last accepted packet a sequence may be (lost packets: 256 × 60 ms is 15 s of audio). */
+export const MAX_SEQUENCE_STEP = 256;
 
 export interface UdpKeys {
   /** 16 bytes */
@@ -12,7 +22,7 @@ export interface UdpKeys {
   nonce: Buffer;
 }
 
-export type OpenResult = { payload: Buffer; sequence: number; timestamp: number } | { rejected: 'short' | 'type' | 'length' | 'replay' };
+export type OpenResult = { payload: Buffer; sequence: number; timestamp: number } | { rejected: 'short' | 'type' | 'length' | 'replay' | 'ahead' | 'not-opus' };
 
 /** Fresh keys for one session; `ssrc` goes into the nonce so packets can be routed by it. */
 export function newUdpKeys(ssrc: number): UdpKeys {
@@ -51,9 +61,20 @@ export class UdpAudioCrypto {
     if (packet.readUInt16BE(2) !== body.length) return { rejected: 'length' };
     const sequence = packet.readUInt32BE(12);
     if (sequence <= this.remoteSequence) return { rejected: 'replay' };
+    if (sequence - this.remoteSequence > MAX_SEQUENCE_STEP) return { rejected: 'ahead' };
     const decipher = createDecipheriv('aes-128-ctr', this.keys.key, packet.subarray(0, 16));
     const payload = Buffer.concat([decipher.update(body), decipher.final()]);
-    this.remoteSequence = sequence;
+    if (opusPacketProblem(payload)) return { rejected: 'not-opus' };
     return { payload, sequence, timestamp: packet.readUInt32BE(8) };
+  }
+
+  /** The packet with this sequence was taken: older and equal sequences are replays from now on. */
+  accept(sequence: number): void {
+    if (sequence > this.remoteSequence) this.remoteSequence = sequence;
+  }
+
+  /** The sequence of the last packet taken (0 before the first). */
+  get lastSequence(): number {
+    return this.remoteSequence;
   }
 }

@@ -17,6 +17,7 @@ import {
   resample,
   StreamResampler,
 } from '../../src/audio';
+import { opusPacketProblem } from '../../src/audio/opus-packet';
 
 const speechWav = readFileSync(join(__dirname, '../peers/xiaozhi-device/fixtures/speech-16k.wav'));
 
@@ -150,6 +151,27 @@ describe('audio: Opus', () => {
     const joined = new Int16Array(total);
     decoded.reduce((at, d) => (joined.set(d, at), at + d.length), 0);
     assert.ok(Math.abs(rms(joined) / rms(speech) - 1) < 0.3, `level ${rms(joined)} vs ${rms(speech)}`);
+  });
+
+  it('every packet libopus makes (speech and a tone, 20 and 60 ms frames) is well-formed by RFC 6716 §3.4; packets breaking R1-R7 are not', () => {
+    const speech = decodeWav(speechWav).samples;
+    for (const frameMs of [20, 60]) {
+      const packets = [...encodeAll(speech, { sampleRate: 16000, frameMs }), ...encodeAll(tone(440, 24000, 600), { sampleRate: 24000, frameMs })];
+      assert.deepEqual(packets.map(opusPacketProblem).filter(Boolean), []);
+    }
+    const broken = [
+      Buffer.alloc(0), // R1
+      Buffer.concat([Buffer.from([0x08]), Buffer.alloc(1276)]), // R2: one frame of 1276 bytes
+      Buffer.from([0x09, 1, 2, 3]), // R3: two equal frames in 3 bytes
+      Buffer.from([0x0a, 200, 1]), // R4: first frame longer than the packet
+      Buffer.from([0x0b, 0]), // R5: code 3 with no frames
+      Buffer.from([0x0b, 0x03, 1, 2]), // R6: three equal frames in 2 bytes
+      Buffer.from([0x0b, 0x42, 255, 255]), // R6/R7: padding runs past the end
+    ];
+    assert.deepEqual(
+      broken.map((p) => opusPacketProblem(p) !== undefined),
+      broken.map(() => true),
+    );
   });
 
   it('decodes a 24 kHz stream at 16 kHz (any Opus stream decodes at any supported rate)', () => {

@@ -157,6 +157,58 @@ describe('voice: UDP sessions accept audio only from the device', () => {
     }
   });
 
+  it("a spoofed packet from the device's address but another port (not Opus, or far ahead) neither moves the session nor drops the next utterance; a real port change does", async () => {
+    const { UdpAudioServer } = await import('../../src/voice/udp-audio-server');
+    const { UdpAudioCrypto } = await import('../../src/voice/udp-crypto');
+    const { createSocket } = await import('node:dgram');
+    const { randomBytes } = await import('node:crypto');
+    const server = await UdpAudioServer.start({ bind: '127.0.0.1' });
+    const session = server.open('127.0.0.1');
+    const heard: string[] = [];
+    session.on('audio', (opus: Buffer) => heard.push(opus.toString('hex')));
+    const bind = async () => {
+      const s = createSocket('udp4');
+      await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
+      return s;
+    };
+    const [device, spoofer, moved] = [await bind(), await bind(), await bind()];
+    const send = (s: typeof device, packet: Buffer) => new Promise<void>((r) => s.send(packet, server.port, '127.0.0.1', () => r()));
+    const settle = () => new Promise((r) => setTimeout(r, 60));
+    const deviceCrypto = new UdpAudioCrypto(session.keys);
+    const opus = (n: number) => Buffer.from([0xf8, 0xff, n]); // TOC config 31, one frame (RFC 6716 code 0)
+    try {
+      await send(device, deviceCrypto.seal(opus(1), 0));
+      await settle();
+      assert.equal(session.remote?.port, device.address().port);
+      // Far ahead, unkeyed: the ssrc is on the wire, the key is not.
+      const ahead = Buffer.concat([session.keys.nonce, randomBytes(40)]);
+      ahead.writeUInt16BE(40, 2);
+      ahead.writeUInt32BE(100_000, 12);
+      await send(spoofer, ahead);
+      // Near, but decrypting to something that is not Opus (two "equal" frames in an odd byte count: RFC 6716 R3).
+      const notOpus = new UdpAudioCrypto(session.keys);
+      for (let i = 0; i < 2; i++) notOpus.seal(Buffer.alloc(1), 0);
+      await send(spoofer, notOpus.seal(Buffer.from([0xf9, 1, 2, 3]), 0));
+      await send(spoofer, notOpus.seal(Buffer.from([0xf9, 1, 2, 3, 4, 5]), 0));
+      await settle();
+      assert.equal(session.remote?.port, device.address().port, 'the downlink stays with the device');
+      await send(device, deviceCrypto.seal(opus(2), 0));
+      await settle();
+      assert.deepEqual(heard, ['f8ff01', 'f8ff02'], "the device's next packet is heard");
+      // The device's NAT gives it a new port: the first packet from there waits, the second moves the session.
+      await send(moved, deviceCrypto.seal(opus(3), 0));
+      await settle();
+      assert.equal(session.remote?.port, device.address().port);
+      await send(moved, deviceCrypto.seal(opus(4), 0));
+      await settle();
+      assert.equal(session.remote?.port, moved.address().port);
+      assert.deepEqual(heard, ['f8ff01', 'f8ff02', 'f8ff04']);
+    } finally {
+      for (const s of [device, spoofer, moved]) s.close();
+      await server.close();
+    }
+  });
+
   it('session numbers (ssrc) are unpredictable: no two of 200 sessions are one apart', async () => {
     const { UdpAudioServer } = await import('../../src/voice/udp-audio-server');
     const server = await UdpAudioServer.start({ bind: '127.0.0.1' });
