@@ -52,12 +52,8 @@ export = function (RED: RED) {
       // Two endpoints on one path: Express would give every request to the first, silently.
       const owner = endpointPathOwner(fullPath(RED, settings.path));
       if (owner) throw new PathTaken(t('mcp-endpoint.errors.pathTaken', { path: settings.path, owner }), settings.path);
-      node.endpoint = new McpEndpoint({
-        name: settings.name,
-        version: VERSION,
-        instructions: settings.instructions,
-        taskLimits: { total: settings.maxTasks, perClient: settings.tasksPerClient },
-      });
+      const taskLimits = { total: settings.maxTasks, perClient: settings.tasksPerClient };
+      node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions, taskLimits });
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
       const serving = new HttpServing(node.endpoint, {
         tokens: settings.tokens,

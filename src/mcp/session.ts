@@ -35,7 +35,8 @@ import { InputRouter } from './input-requests';
 import { CallClock } from './call-clock';
 import { callAsTask, runsAsTask } from './task-call';
 import { withParamHeaders } from './param-headers';
-import { TASKS_EXTENSION, followExtensionTask } from './task-call-extension';
+import { followExtensionTask } from './task-call-extension';
+import { TASKS_EXTENSION } from '../task-words';
 import { shorten } from '../text';
 
 export interface SessionLogger {

@@ -12,8 +12,8 @@ import { McpNodeError } from '../errors';
 import type { CallToolResult, Client } from './sdk';
 import { cancelQuietly, readTaskStatus, sleep, statusTeller, type TaskUpdate } from './task-call';
 import { inputRequestOf, type ElicitParams, type InputAnswer, type InputAsker } from './input-requests';
-
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { customRequest } from './custom-request';
+import { taskEnded } from '../task-words';
 
 export interface ExtensionTaskOptions {
   /** Per request (each poll, each update). */
@@ -28,13 +28,11 @@ export interface ExtensionTaskOptions {
   minPollMs?: number;
 }
 
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 /** Polls no faster than this whatever the server suggests, and no slower than the maximum. */
 const MIN_POLL_MS = 100;
 const MAX_POLL_MS = 5000;
 
 /** The server's answer taken as sent; each answer is checked where it is used. */
-const asSent = { '~standard': { version: 1 as const, vendor: 'node-red-contrib-mcp-gemini', validate: (value: unknown) => ({ value }) } };
 
 /** A task as tools/call (CreateTaskResult) and tasks/get (DetailedTask) carry it. */
 export interface ExtensionTaskWire {
@@ -50,7 +48,7 @@ export interface ExtensionTaskWire {
 export async function followExtensionTask(client: Client, name: string, created: ExtensionTaskWire, o: ExtensionTaskOptions): Promise<CallToolResult> {
   const deadline = Date.now() + o.limitMs;
   const request = <T>(method: string, params: Record<string, unknown>): Promise<T> =>
-    client.request({ method, params } as never, asSent as never, { timeout: o.timeoutMs, signal: o.signal } as never) as Promise<T>;
+    customRequest<T>(client, method, params, { timeout: o.timeoutMs, signal: o.signal });
   let task = readTask(created, name);
   const answered = new Set<string>();
   const teller = statusTeller(o.onUpdate);
@@ -70,7 +68,7 @@ export async function followExtensionTask(client: Client, name: string, created:
       tell();
     }
   } catch (err) {
-    if (!TERMINAL.has(task.status)) await cancelQuietly(client, task.taskId);
+    if (!taskEnded(task.status)) await cancelQuietly(client, task.taskId);
     throw err;
   }
 }

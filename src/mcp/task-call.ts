@@ -7,6 +7,8 @@
 // tasks but no runtime for them, so the few requests are made here with its generic request().
 import { McpNodeError } from '../errors';
 import type { CallToolResult, Client, Tool } from './sdk';
+import { customRequest } from './custom-request';
+import { taskEnded } from '../task-words';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -28,13 +30,11 @@ export interface TaskCallOptions {
   minPollMs?: number;
 }
 
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 /** Polls no faster than this whatever the server suggests, and no slower than the maximum. */
 const MIN_POLL_MS = 100;
 const MAX_POLL_MS = 5000;
 
 /** The server's answer taken as sent; each answer is checked where it is used. */
-const asSent = { '~standard': { version: 1 as const, vendor: 'node-red-contrib-mcp-gemini', validate: (value: unknown) => ({ value }) } };
 
 interface TaskWire {
   taskId?: unknown;
@@ -65,7 +65,7 @@ export function runsAsTask(client: Client, tool: Tool | undefined): boolean {
 export async function callAsTask(client: Client, name: string, args: Record<string, unknown>, o: TaskCallOptions): Promise<CallToolResult> {
   const deadline = Date.now() + o.limitMs;
   const request = <T>(method: string, params: Record<string, unknown>, timeout = o.timeoutMs): Promise<T> =>
-    client.request({ method, params } as never, asSent as never, { timeout, signal: o.signal } as never) as Promise<T>;
+    customRequest<T>(client, method, params, { timeout, signal: o.signal });
 
   const created = await request<{ task?: TaskWire } & Partial<CallToolResult>>('tools/call', { name, arguments: args, task: { ttl: o.limitMs } });
   // A server may run an optional-task tool at once and answer it as a plain call.
@@ -75,7 +75,7 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
   const tell = () => teller(task);
   tell();
   try {
-    while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
+    while (!taskEnded(task.status) && task.status !== 'input_required') {
       if (Date.now() + task.pollMs > deadline)
         throw new McpNodeError(`task ${task.taskId} of "${name}" did not end within ${Math.round(o.limitMs / 1000)} s`, 'timeout', 'TIMEOUT');
       await sleep(Math.max(o.minPollMs ?? MIN_POLL_MS, Math.min(MAX_POLL_MS, task.pollMs)), o.signal);
@@ -95,7 +95,7 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
     }
     return result;
   } catch (err) {
-    if (!TERMINAL.has(task.status)) await cancelQuietly(client, task.taskId);
+    if (!taskEnded(task.status)) await cancelQuietly(client, task.taskId);
     throw err;
   }
 }
@@ -114,7 +114,7 @@ export function readTaskStatus(wire: { taskId?: unknown; status?: unknown; statu
 
 export async function cancelQuietly(client: Client, taskId: string): Promise<void> {
   try {
-    await client.request({ method: 'tasks/cancel', params: { taskId } } as never, asSent as never, { timeout: 5000 } as never);
+    await customRequest(client, 'tasks/cancel', { taskId }, { timeout: 5000 });
   } catch {
     // The task ends at its ttl anyway; the caller's own error says what happened.
   }

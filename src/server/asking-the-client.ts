@@ -5,12 +5,25 @@
 // `input_required` and the client retries the call with the answer (pending-calls.ts keeps the call
 // waiting in between).
 import { randomUUID } from 'node:crypto';
-import { fromJsonSchema, inputRequired, ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
+import {
+  fromJsonSchema,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
+
+/** What `elicitation/create` carries: a form, or a URL to open. */
+export type ElicitParams = ElicitRequestFormParams | ElicitRequestURLParams;
+/** A flat form: the only kind a client renders (checked by flowInputRequest). */
+export type FlowForm = Extract<ElicitRequestFormParams['requestedSchema'], { type: 'object' }>;
 
 /** What a flow asks: a message, and a flat JSON Schema form or a URL to open. */
 export interface FlowInputRequest {
   message: string;
-  schema?: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  schema?: FlowForm;
   url?: string;
 }
 
@@ -22,7 +35,7 @@ export interface ClientAnswer {
 
 /** How this call's client is reached for input: during the call (2025), or by its retry (2026-07-28). */
 export type ClientInput =
-  | { kind: 'during-call'; ask(params: Record<string, unknown>): Promise<{ action: string; content?: Record<string, unknown> }> }
+  | { kind: 'during-call'; ask(params: ElicitParams): Promise<{ action: string; content?: Record<string, unknown> }> }
   | { kind: 'retry'; seal(handle: string): Promise<string> }
   // A call that may become a task (2026-07-28 tasks extension): which way it goes is known only when the flow asks.
   | { kind: 'deferred'; current(): Exclude<ClientInput, { kind: 'deferred' }> | undefined };
@@ -56,17 +69,17 @@ const isStringList = (p: unknown) =>
   (p as { type?: string; items?: { type?: string } }).type === 'array' && (p as { items?: { type?: string } }).items?.type === 'string';
 
 /** `elicitation/create` params for a 2025 session. */
-export function elicitParams(request: FlowInputRequest): Record<string, unknown> {
+export function elicitParams(request: FlowInputRequest): ElicitParams {
   return request.url
     ? { mode: 'url', message: request.message, url: request.url, elicitationId: randomUUID() }
-    : { message: request.message, requestedSchema: request.schema };
+    : { message: request.message, requestedSchema: request.schema ?? { type: 'object', properties: {} } };
 }
 
 /** The 2026-07-28 answer that asks, with the sealed call handle the client sends back. */
 export function inputRequiredResult(request: FlowInputRequest, requestState: string): InputRequiredResult {
   const ask = request.url
     ? inputRequired.elicitUrl({ message: request.message, url: request.url })
-    : inputRequired.elicit({ message: request.message, requestedSchema: request.schema as never });
+    : inputRequired.elicit({ message: request.message, requestedSchema: request.schema ?? { type: 'object', properties: {} } });
   return inputRequired({ inputRequests: { [KEY]: ask }, requestState });
 }
 

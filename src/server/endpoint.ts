@@ -10,7 +10,7 @@ import { ResourceRegistry, type ResourceBody } from './flow-resources';
 import type { FlowPrompt, PromptRequest } from './flow-prompts';
 import type { ResourceRequest } from './flow-resources';
 import { servePromptsAndResources } from './prompts-resources-serving';
-import { callHandleCodec, serveToolCalls } from './tool-call-serving';
+import { callHandleCodec, serveToolCalls, type TaskServing } from './tool-call-serving';
 import { FlowTasks, TASKS_CAPABILITY } from './flow-tasks';
 import { TaskBudget, type TaskLimits } from './task-budget';
 import { ExtensionTasks } from './flow-tasks-extension';
@@ -85,7 +85,10 @@ export class McpEndpoint {
   /** A fresh SDK server for one serving unit: `modern` serves one 2026-07-28 request, `legacy` a 2025 session or link. */
   createServer(era: 'legacy' | 'modern' = 'legacy', client = ''): Server {
     // Tasks (2025-11-25) live as long as the session that made them: no other client reaches them.
-    const tasks = era === 'legacy' ? new FlowTasks(this.taskBudget, client) : this.extensionTasks;
+    const asTask: TaskServing =
+      era === 'legacy'
+        ? { era, tasks: new FlowTasks(this.taskBudget, client), limitOf: (name) => this.taskLimitOf(name) }
+        : { era, tasks: this.extensionTasks, limitOf: (name) => this.taskLimitOf(name) };
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
@@ -101,10 +104,9 @@ export class McpEndpoint {
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: this.listTools() }));
-    const asTask = { tasks, limitOf: (name: string) => this.taskLimitOf(name) };
     serveToolCalls(server, era, (name, args, call) => this.callTool(name, args, call), this.pending, this.callHandles, asTask);
-    tasks.serve(server);
-    if (tasks instanceof FlowTasks) server.onclose = () => tasks.close();
+    asTask.tasks.serve(server);
+    if (asTask.era === 'legacy') server.onclose = () => asTask.tasks.close();
     servePromptsAndResources(server, this, era);
     return server;
   }

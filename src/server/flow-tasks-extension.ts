@@ -8,7 +8,7 @@
 //
 // Every request of this revision is its own serving unit, so tasks live on the endpoint, each bound
 // to the bearer token that created it: another token cannot see, answer or cancel it.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   MissingRequiredClientCapabilityError,
@@ -20,12 +20,15 @@ import {
 import { checkedAnswer, clientAnswer, type ClientAnswer } from './asking-the-client';
 import { TaskBudget } from './task-budget';
 import { isToolResult, type CallToolResult, type ProgressUpdate, type ToolAnswer } from './types';
-
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION, taskEnded } from '../task-words';
+import { tokenDigest } from './token-digest';
 
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** The Task of the extension's schema: what tools/call (as a CreateTaskResult), tasks/get and the rest carry. */
+/** A call answered with the task it became (the extension's CreateTaskResult). */
+export type ExtensionTaskAnswer = { resultType: 'task' } & TaskState;
+
 interface TaskState {
   taskId: string;
   status: Status;
@@ -60,7 +63,7 @@ export interface TaskableCall {
   /** The flow's question went the ordinary way (input_required, answered by the client's retry): no task. */
   keepOrdinary(): void;
   /** Waits `windowMs` for the flow, then answers with the task. */
-  settle(answer: Promise<ToolAnswer>, windowMs: number): Promise<ToolAnswer | Record<string, unknown>>;
+  settle(answer: Promise<ToolAnswer>, windowMs: number): Promise<ToolAnswer | ExtensionTaskAnswer>;
 }
 
 /** How often a client is asked to poll. */
@@ -69,7 +72,6 @@ const POLL_INTERVAL_MS = 1000;
 const KEPT_AFTER_END_MS = 5 * 60_000;
 /** JSON-RPC's request timeout (the MCP SDKs' code): a task whose flow never answered within its limit. */
 const REQUEST_TIMEOUT = -32001;
-const TERMINAL: ReadonlySet<Status> = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether this request's client named the tasks extension (only such a client may get a task). */
 export function declaresTasks(ctx: ServerContext): boolean {
@@ -79,10 +81,7 @@ export function declaresTasks(ctx: ServerContext): boolean {
 }
 
 /** Who owns a task: the bearer token's digest (an anonymous endpoint's tasks are reached by id alone). */
-const ownerOf = (ctx: ServerContext) =>
-  createHash('sha256')
-    .update(ctx.http?.authInfo?.token ?? '')
-    .digest('base64url');
+const ownerOf = (ctx: ServerContext) => tokenDigest(ctx.http?.authInfo?.token ?? '');
 
 const taskIdParams = {
   '~standard': {
@@ -215,7 +214,7 @@ export class ExtensionTasks {
     handle('tasks/cancel', (taskId, _p, ctx) => {
       const task = this.find(taskId, ctx);
       // Cancelling an ended task is acknowledged the same way and changes nothing.
-      if (!TERMINAL.has(task.state.status)) {
+      if (!taskEnded(task.state.status)) {
         this.update(task, 'cancelled', 'cancelled by the client');
         this.release(task, new Error('the client cancelled the task'));
       }
@@ -226,7 +225,7 @@ export class ExtensionTasks {
   /** The endpoint closes: every running task is cancelled, and nothing stays behind. */
   close(): void {
     for (const task of this.tasks.values()) {
-      if (!TERMINAL.has(task.state.status)) this.update(task, 'cancelled', 'the endpoint closed');
+      if (!taskEnded(task.state.status)) this.update(task, 'cancelled', 'the endpoint closed');
       this.release(task, new Error('the endpoint closed'));
     }
     this.tasks.clear();
@@ -258,7 +257,7 @@ export class ExtensionTasks {
   }
 
   private ask(task: ExtensionTask, params: Record<string, unknown>): Promise<ClientAnswer> {
-    if (TERMINAL.has(task.state.status)) return Promise.reject(new Error(`task ${task.state.taskId} has ended`));
+    if (taskEnded(task.state.status)) return Promise.reject(new Error(`task ${task.state.taskId} has ended`));
     const key = `input-${task.nextKey++}`;
     const request = { method: 'elicitation/create', params: params.mode ? params : { mode: 'form', ...params } };
     return new Promise((resolve) => {
@@ -268,7 +267,7 @@ export class ExtensionTasks {
   }
 
   private finish(task: ExtensionTask, result: CallToolResult | undefined): void {
-    if (TERMINAL.has(task.state.status)) return; // cancelled or failed at its limit: the late answer is dropped
+    if (taskEnded(task.state.status)) return; // cancelled or failed at its limit: the late answer is dropped
     if (!result) return this.fail(task, ProtocolErrorCode.InternalError, 'the flow answered the task with a question instead of a result');
     const { _meta, ...rest } = result;
     task.result = { ...rest, ...(_meta && Object.keys(_meta).length ? { _meta } : {}) } as CallToolResult;
@@ -277,7 +276,7 @@ export class ExtensionTasks {
   }
 
   private fail(task: ExtensionTask, code: number, message: string): void {
-    if (TERMINAL.has(task.state.status)) return;
+    if (taskEnded(task.state.status)) return;
     task.error = { code, message };
     this.update(task, 'failed', message);
     this.release(task, new Error(message));

@@ -39,6 +39,12 @@ interface FlowTask {
   expiry: NodeJS.Timeout;
 }
 
+/** A call answered with its task at once (a CallToolResult to the SDK, a CreateTaskResult to the client). */
+export interface FlowTaskAnswer {
+  task: TaskWire;
+  content: [];
+}
+
 /** The capability a serving unit announces when it can run tools as tasks. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
@@ -61,10 +67,7 @@ export class FlowTasks {
    * Starts `run` as a task and answers the wire's task at once. `limitMs` is the tool's task limit:
    * the run is cancelled after it (the flow's late answer is dropped, as for any timed-out call).
    */
-  start(
-    limitMs: number,
-    run: (taskId: string, signal: AbortSignal, progress: (u: ProgressUpdate) => void) => Promise<ToolAnswer>,
-  ): { task: TaskWire; content: [] } {
+  start(limitMs: number, run: (taskId: string, signal: AbortSignal, progress: (u: ProgressUpdate) => void) => Promise<ToolAnswer>): FlowTaskAnswer {
     const giveBack = this.budget.take(this.client); // throws the refusal the client reads
     const now = new Date().toISOString();
     const controller = new AbortController();

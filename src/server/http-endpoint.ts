@@ -9,7 +9,7 @@
 // someone else's live session), and none lives idle for longer than `sessionIdleMs`. Behind a load balancer, `instance` starts every session
 // id (`<instance>.<uuid>`) so the balancer can send a session's requests back to the process that
 // holds it (docs/scaling.md); 2026-07-28 requests need no such thing.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -24,6 +24,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './access';
 import type { McpEndpoint } from './endpoint';
+import { tokenDigest } from './token-digest';
 import {
   bodyErrorResponse,
   DEFAULT_MAX_BODY_BYTES,
@@ -82,7 +83,7 @@ interface Session {
 
 /** Whose session: a digest of the bearer token (no token kept in memory), none on an anonymous endpoint. */
 function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
-  return authInfo?.token ? createHash('sha256').update(authInfo.token).digest('base64url') : undefined;
+  return authInfo?.token ? tokenDigest(authInfo.token) : undefined;
 }
 
 const jsonError = (status: number, code: number, message: string, headers?: Record<string, string>) =>

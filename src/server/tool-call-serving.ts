@@ -3,12 +3,19 @@
 // call's handle travels to the client sealed (HMAC with a key of this endpoint, bound to the bearer
 // token), so a retry can only resume a call this endpoint handed out to the same token.
 import { randomBytes } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, createRequestStateCodec, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  createRequestStateCodec,
+  type CallToolRequest,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { callerOf } from './caller';
 import { answerInResponses, type ClientInput } from './asking-the-client';
 import type { PendingCalls } from './pending-calls';
-import type { FlowTasks } from './flow-tasks';
-import { declaresTasks, type ExtensionTasks } from './flow-tasks-extension';
+import type { FlowTaskAnswer, FlowTasks } from './flow-tasks';
+import { declaresTasks, type ExtensionTaskAnswer, type ExtensionTasks } from './flow-tasks-extension';
 import { errorResult, type ToolAnswer, type ToolCall } from './types';
 
 type CallOf = (name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>) => Promise<ToolAnswer>;
@@ -23,11 +30,11 @@ export function callHandleCodec() {
 }
 export type CallHandleCodec = ReturnType<typeof callHandleCodec>;
 
-/** Long-running flow tools: who keeps the tasks (a 2025 session's, or the endpoint's for 2026-07-28), and each tool's task limit. */
-export interface TaskServing {
-  tasks: FlowTasks | ExtensionTasks;
-  limitOf(name: string): number | undefined;
-}
+/**
+ * Long-running flow tools, by era: who keeps the tasks (a 2025 session's own FlowTasks, or the
+ * endpoint's ExtensionTasks for 2026-07-28), and each tool's task limit.
+ */
+export type TaskServing = { limitOf(name: string): number | undefined } & ({ era: 'legacy'; tasks: FlowTasks } | { era: 'modern'; tasks: ExtensionTasks });
 
 /**
  * On 2026-07-28 a Long-running call stays an ordinary call this long: a flow that answers or asks
@@ -43,31 +50,25 @@ export function serveToolCalls(
   codec: CallHandleCodec,
   asTask?: TaskServing,
 ): void {
-  server.setRequestHandler('tools/call', async (request, ctx) => {
+  onToolsCall(server, async (request, ctx) => {
     const params = request.params;
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const call = callContext(server, ctx, params._meta?.progressToken, era, codec);
-    if (era === 'modern' && asTask && declaresTasks(ctx)) {
+    if (asTask?.era === 'modern' && declaresTasks(ctx)) {
       const limitMs = asTask.limitOf(params.name);
-      if (limitMs !== undefined) return callMaybeAsTask(asTask.tasks as ExtensionTasks, limitMs, ctx, params.name, args, call, callTool, pending) as never;
+      if (limitMs !== undefined) return callMaybeAsTask(asTask.tasks, limitMs, ctx, params.name, args, call, callTool, pending);
     }
-    const limitMs = era === 'legacy' && asTask && (params as { task?: unknown }).task !== undefined ? asTask.limitOf(params.name) : undefined;
-    if (asTask && limitMs !== undefined) {
+    const legacyLimitMs = asTask?.era === 'legacy' && params.task !== undefined ? asTask.limitOf(params.name) : undefined;
+    if (asTask?.era === 'legacy' && legacyLimitMs !== undefined) {
       // Answered at once with the task; the flow's answer becomes its result. The call's own
       // request has ended by then, so progress goes into the task's status and no input can be asked.
-      return (asTask.tasks as FlowTasks).start(limitMs, (taskId, signal, progress) =>
+      return asTask.tasks.start(legacyLimitMs, (taskId, signal, progress) =>
         callTool(params.name, args, { ...call, signal, input: undefined, taskId, progress: async (u) => progress(u) }),
-      ) as never;
+      );
     }
     try {
       const resumed = era === 'modern' ? ctx.mcpReq.requestState<{ handle?: string }>() : undefined;
-      if (resumed?.handle) {
-        const answered = pending.resume(resumed.handle, { ...call, tool: params.name, arguments: args }, answerInResponses(ctx.mcpReq.inputResponses));
-        return (
-          (await answered) ??
-          errorResult(`The call of ${params.name} is no longer waiting for this answer (it timed out or was answered): call the tool again.`)
-        );
-      }
+      if (resumed?.handle) return await resumeOrExplain(pending, resumed.handle, { ...call, tool: params.name, arguments: args }, ctx);
       return await callTool(params.name, args, call);
     } catch (err) {
       if (err instanceof ProtocolError) throw err;
@@ -91,7 +92,7 @@ async function callMaybeAsTask(
   call: Omit<ToolCall, 'tool' | 'arguments'>,
   callTool: CallOf,
   pending: PendingCalls,
-): Promise<unknown> {
+): Promise<ToolAnswer | ExtensionTaskAnswer> {
   const taskable = tasks.begin(ctx, limitMs);
   const ordinary = call.input;
   const asCall: Omit<ToolCall, 'tool' | 'arguments'> = {
@@ -112,8 +113,7 @@ async function callMaybeAsTask(
   };
   const resumed = ctx.mcpReq.requestState<{ handle?: string }>();
   const answer = resumed?.handle
-    ? (pending.resume(resumed.handle, { ...asCall, tool: name, arguments: args }, answerInResponses(ctx.mcpReq.inputResponses)) ??
-      Promise.resolve(errorResult(`The call of ${name} is no longer waiting for this answer (it timed out or was answered): call the tool again.`)))
+    ? resumeOrExplain(pending, resumed.handle, { ...asCall, tool: name, arguments: args }, ctx)
     : callTool(name, args, asCall).catch((err: unknown) => {
         if (err instanceof ProtocolError) throw err;
         return errorResult(err instanceof Error ? err.message : String(err));
@@ -145,5 +145,32 @@ function clientInput(server: Server, ctx: ServerContext, era: 'legacy' | 'modern
     return capabilities?.elicitation ? { kind: 'retry', seal: (handle) => codec.mint({ handle }, ctx) } : undefined;
   }
   if (!server.getClientCapabilities()?.elicitation) return undefined;
-  return { kind: 'during-call', ask: (params) => ctx.mcpReq.elicitInput(params as never) };
+  return { kind: 'during-call', ask: (params) => ctx.mcpReq.elicitInput(params) };
+}
+
+/**
+ * Registers the tools/call handler. The SDK's types know two answers to a call (its result, and
+ * 2026-07-28's input_required); a call answered with the task it became (2025-11-25's `task`, the
+ * tasks extension's `resultType: "task"`) is not among them yet, so the handler is registered
+ * through this one signature that names all three. Remove it when the SDK's CallToolRequest result
+ * type includes the tasks extension's CreateTaskResult.
+ */
+function onToolsCall(
+  server: Server,
+  handler: (request: CallToolRequest, ctx: ServerContext) => Promise<ToolAnswer | ExtensionTaskAnswer | FlowTaskAnswer>,
+): void {
+  const register = server.setRequestHandler.bind(server) as unknown as (method: 'tools/call', h: typeof handler) => void;
+  register('tools/call', handler);
+}
+
+/**
+ * A 2026-07-28 retry bringing the person's answer: the waiting call takes it (checked against the
+ * form first, which may throw the SDK's InvalidParams), or, when the call has ended meanwhile, an
+ * error result that says so.
+ */
+function resumeOrExplain(pending: PendingCalls, handle: string, call: ToolCall, ctx: ServerContext): Promise<ToolAnswer> {
+  return (
+    pending.resume(handle, call, answerInResponses(ctx.mcpReq.inputResponses)) ??
+    Promise.resolve(errorResult(`The call of ${call.tool} is no longer waiting for this answer (it timed out or was answered): call the tool again.`))
+  );
 }

@@ -13,7 +13,11 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     return;
   }
   if (m.method === 'initialize') {
-    write({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'endless-line', version: '1.0.0' } } });
+    write({
+      jsonrpc: '2.0',
+      id: m.id,
+      result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'endless-line', version: '1.0.0' } },
+    });
   } else if (m.method === 'tools/list') {
     write({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'endless', inputSchema: { type: 'object', properties: {} } }] } });
   } else if (m.method === 'tools/call') {
