@@ -8,6 +8,8 @@ export interface SdkPatch {
   count: number | Record<string, number>;
   /** code put before the patched file's own (a require from the engine folder the replacement uses) */
   prepend?: (engine: string) => string;
+  /** the upstream change to the SDK after which this patch finds nothing and can be deleted */
+  exit: string;
 }
 export const SDK_PATCHES: SdkPatch[];
 export function expectedCount(patch: SdkPatch, file: string): number;

@@ -14,6 +14,8 @@
 //    parse per message that fails for every other method (2 % of a call's CPU in the side-by-side
 //    bench's profile). The schema pins `method` to the literal "initialize", so comparing it first
 //    gives the same answer, and only an `initialize` request is still parsed.
+// Each patch names its `exit`: the upstream change to the SDK (modelcontextprotocol/typescript-sdk)
+// after which it finds nothing to replace and can be deleted.
 // 3. "Connection closed" is made only for someone to tell. When a connection closes, the SDK builds
 //    an SdkError (with its stack) to fail the requests still waiting on it, also when none are. The
 //    2026-07-28 server closes one such connection per request it answers, so every call paid for an
@@ -52,6 +54,7 @@ export const SDK_PATCHES = [
     files: /@modelcontextprotocol[\\/](client|server)[\\/]dist[\\/]src-[^\\/]+\.cjs$/,
     find: 'message: String(parsed.error)',
     replace: 'get message() { return String(parsed.error); }',
+    exit: "the codec's method probe (codecResultValidator) asks whether a method exists without validating, or builds the failure's message only when read",
     // Both wire codecs (the 2025 revisions' and 2026-07-28's) have one triState each.
     count: 2,
   },
@@ -61,6 +64,7 @@ export const SDK_PATCHES = [
     find: 'const isInitializeRequest = (value) => _modelcontextprotocol_core_internal.InitializeRequestSchema.safeParse(value).success;',
     replace:
       'const isInitializeRequest = (value) => typeof value === "object" && value !== null && value.method === "initialize" && _modelcontextprotocol_core_internal.InitializeRequestSchema.safeParse(value).success;',
+    exit: 'isInitializeRequest compares `method` before it parses the message',
     count: 1,
   },
   {
@@ -69,6 +73,7 @@ export const SDK_PATCHES = [
     find: 'const error = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");',
     replace:
       'const error = responseHandlers.size || requestHandlerAbortControllers.size ? new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed") : void 0;',
+    exit: "Protocol's close builds its ConnectionClosed error only when a response handler or a running request handler is there to get it",
     count: 1,
   },
   ...['response', 'errorResponse'].map((answer) => ({
@@ -76,6 +81,7 @@ export const SDK_PATCHES = [
     files: /@modelcontextprotocol[\\/](client|server)[\\/]dist[\\/]src-[^\\/]+\.cjs$/,
     find: `await capturedTransport?.send(${answer});`,
     replace: `if (this._requestHandlerAbortControllers.get(request.id) === abortController) this._requestHandlerAbortControllers.delete(request.id); await capturedTransport?.send(${answer});`,
+    exit: "Protocol forgets a request handler's abort controller before it sends the handler's answer",
     count: 1,
   })),
   {
@@ -87,6 +93,7 @@ export const SDK_PATCHES = [
     // request body, and in both packages the stdio reader and parseJSONRPCMessage.
     count: { 'client/index': 5, 'client/src': 2, 'server/index': 2, 'server/src': 2 },
     prepend: (engine) => `const { parseMessage: __mcpParseMessage } = require(${JSON.stringify(join(engine, 'mcp', 'message-parse'))});\n`,
+    exit: 'JSONRPCMessageSchema becomes a discriminated parse (by the keys present) instead of a union tried in order',
   },
   {
     name: 'JSON answers without a web stream',
@@ -96,6 +103,7 @@ export const SDK_PATCHES = [
     // The ladder's error answer and the result.
     count: 2,
     prepend: (engine) => `const { jsonAnswer: __mcpJsonAnswer } = require(${JSON.stringify(join(engine, 'server', 'json-answer'))});\n`,
+    exit: 'the per-request server transport writes a JSON answer as text (or takes a response factory) instead of Response.json()',
   },
 ];
 

@@ -1,5 +1,5 @@
-// `npm run test:stress`: the specs most sensitive to a busy machine (the browser and scaling specs by
-// default), again and again while a second process keeps one core busy, until one round fails or all
+// `npm run test:stress`: the specs most sensitive to a busy machine (the browser, scaling and voice
+// specs by default), again and again while a second process keeps one core busy, until one round fails or all
 // have passed. It prints one line per round and a verdict; a flaky spec shows up here first.
 //   STRESS_ROUNDS (default 10), STRESS_SPECS (comma-separated globs), STRESS_LOAD=0 for no extra load.
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.STRESS_ROUNDS) || 10;
-const specs = process.env.STRESS_SPECS || 'test/browser/**/*.test.ts,test/scaling/**/*.test.ts';
+const specs = process.env.STRESS_SPECS || 'test/browser/**/*.test.ts,test/scaling/**/*.test.ts,test/voice/**/*.test.ts';
 const load = process.env.STRESS_LOAD !== '0';
 
 // The second load: a process that spins a core, as another build or test run would.

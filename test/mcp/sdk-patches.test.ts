@@ -65,6 +65,8 @@ describe('SDK patches applied by the build', () => {
       // Each patch is meant for the packages its file pattern names.
       const meant = ['client', 'server'].filter((pkg) => patch.files.source.includes(pkg));
       assert.deepEqual([...new Set(hits.map((h) => /[\\/](client|server)[\\/]/.exec(h.f)?.[1]))].sort(), meant, patch.name);
+      // And each says which upstream change retires it.
+      assert.ok(patch.exit.length > 20, `${patch.name}: no exit`);
     }
   });
 

@@ -127,7 +127,9 @@ describe('voice: a conversation over MQTT + UDP', () => {
     try {
       const voice = await DeviceVoice.overMqtt(device);
       voice.listenStart('manual');
-      await new Promise((r) => setTimeout(r, 60));
+      // "listen start" travels over MQTT and the audio over UDP: a datagram that overtakes it is
+      // audio outside the turn. Wait until the turn has started, however busy the machine.
+      await waitFor(() => server.conversations[0]?.listening || undefined, 'the turn to start');
       const frames = voice.mic.frames(speechSamples());
       const nonce = Buffer.from(voice.udp.hello.nonce, 'hex');
       voice.udp.sendRaw(randomBytes(40)); // unknown ssrc
