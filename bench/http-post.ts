@@ -1,11 +1,14 @@
-// `npm run bench:http-post`: the Streamable HTTP transport's POST, three ways, against one server
-// in another process, interleaved in one run: our node:http path (src/mcp/lean-post.ts, what the
-// transport uses), undici's request() with a keep-alive Agent (the library Node's own fetch is
-// built on), and Node's fetch. Each round makes CALLS sequential POSTs per way; the figures are
+// `npm run bench:http-post`: the Streamable HTTP transport's POST, four ways, against one server
+// in another process, interleaved in one run: the transport's own path (src/mcp/lean-post.ts:
+// undici's request() with its reply checks and bounds), bare undici request() with a keep-alive
+// Agent, a bare node:http request on a keep-alive agent (what lean-post.ts was built on before),
+// and Node's fetch. Each round makes CALLS sequential POSTs per way; the figures are
 // the medians over ROUNDS rounds of the per-call latency and the client's CPU per call
 // (process.cpuUsage), and ratios against lean-post. The server's work is the same for all three.
 //   BENCH_ROUNDS (default 5), BENCH_CALLS (default 3000)
 import { setMaxListeners } from 'node:events';
+import http from 'node:http';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { leanFetch } from '../src/mcp/lean-post';
 import { readableReply } from '../src/mcp/readable-reply-fetch';
@@ -20,16 +23,28 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 type Way = { name: string; call: (url: string) => Promise<unknown> };
 
 async function main(): Promise<void> {
-  const server = await forkServer(new URL('./http-post-server.ts', import.meta.url).pathname);
+  const server = await forkServer(join(__dirname, 'http-post-server.ts'));
   const lean = leanFetch(fetch, readableReply);
   const agent = new Agent({ keepAliveTimeout: 4000, connections: 1 });
   // One long-lived signal for every request, as the SDK's transport passes it. fetch and undici add
   // a listener to it per request (lean-post adds one in all): the warning that says so is silenced.
   const signal = new AbortController().signal;
   setMaxListeners(0, signal);
+  const keepAlive = new http.Agent({ keepAlive: true, timeout: 4000 });
+  const nodeHttp = (url: string) =>
+    new Promise<unknown>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { ...HEADERS, 'content-length': Buffer.byteLength(BODY) }, agent: keepAlive }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(BODY);
+    });
   const ways: Way[] = [
     {
-      name: 'lean-post (node:http)',
+      name: 'lean-post (transport)',
       call: async (url) => (await lean(url, { method: 'POST', body: BODY, headers: HEADERS, redirect: 'manual', signal })).json(),
     },
     {
@@ -39,6 +54,7 @@ async function main(): Promise<void> {
         return JSON.parse(await res.body.text());
       },
     },
+    { name: 'node:http request', call: nodeHttp },
     { name: 'fetch', call: async (url) => (await fetch(url, { method: 'POST', body: BODY, headers: HEADERS, signal })).json() },
   ];
   const latency = new Map<string, number[]>(ways.map((w) => [w.name, []]));
@@ -63,6 +79,7 @@ async function main(): Promise<void> {
   } finally {
     server.close();
     await agent.close();
+    keepAlive.destroy();
   }
   const base = ways[0].name;
   const m = (xs: number[]) => median(xs);

@@ -1,8 +1,10 @@
 // The Streamable HTTP transport's POSTs (every JSON-RPC request and notification) and its GET
-// event stream, sent with node:http over a keep-alive agent instead of Node's fetch. Why: fetch
-// (undici's WHATWG implementation) wraps every request body and every reply in web streams, four
-// per call and a tee; the side-by-side bench's profile showed them as the largest part of our
-// client's cost per call that the other Node-RED MCP client does not have. Here a string body is
+// event stream, sent with undici's request() over a keep-alive Agent instead of Node's fetch. Why:
+// fetch (undici's WHATWG layer) wraps every request body and every reply in web streams, four per
+// call and a tee; the side-by-side bench's profile showed them as the largest part of our client's
+// cost per call that the other Node-RED MCP client does not have. undici's own request() has no web
+// streams: `npm run bench:http-post` measured it at 0.80× the latency and 0.71-0.76× the CPU of the
+// node:http path this file used before, on Node 20 and 24 (docs/benchmarks.md). Here a string body is
 // written as it is, and a reply that is not an event stream is read whole and handed to `whole`
 // (the reply check of ./readable-reply-fetch.ts); an event stream is handed on as a web stream, as
 // fetch would. The caller's signal (the transport's, shared by every call) gets one listener for
@@ -10,10 +12,10 @@
 // of the POSTs. Anything else (DELETE, redirects to follow, a body that is not a string) goes to `base`.
 // Every reply is held to the server's reply limit (./reply-limit.ts): a whole reply before and after
 // inflating, an event stream per event (./event-stream-bound.ts).
-import http from 'node:http';
-import https from 'node:https';
+import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { Agent, request as undiciRequest } from 'undici';
 import { WholeResponse, asResponse } from './whole-response';
 import { readEventStreamReply } from './event-stream-reply';
 import { copyReply, whenAborted, type WholeReply } from './per-request-signal-fetch';
@@ -23,9 +25,11 @@ import { DEFAULT_MAX_REPLY_MB, ReplyTooLargeError, bytesOfMB } from './reply-lim
 type Fetch = typeof fetch;
 
 // Idle sockets close after 4 s (fetch's own default), sooner when the server's Keep-Alive header asks
-// (the agent subtracts a second), so a request never lands on a socket the server is closing.
+// (undici subtracts a margin), so a request never lands on a socket the server is closing.
 const IDLE_MS = 4000;
-const agents = { 'http:': new http.Agent({ keepAlive: true, timeout: IDLE_MS }), 'https:': new https.Agent({ keepAlive: true, timeout: IDLE_MS }) };
+const agent = new Agent({ keepAliveTimeout: IDLE_MS });
+/** Headers undici sets itself and refuses from a caller. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 
 export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply, limit = bytesOfMB(DEFAULT_MAX_REPLY_MB)): Fetch {
   // Node's fetch honours HTTP(S)_PROXY when NODE_USE_ENV_PROXY is set; our agent does not, so fetch keeps those requests.
@@ -39,68 +43,76 @@ export function leanFetch(base: Fetch = fetch, whole: WholeReply = copyReply, li
       (protocol === 'http:' || protocol === 'https:') &&
       init?.redirect === 'manual' &&
       ((method === 'POST' && typeof init.body === 'string') || (method === 'GET' && init.body === undefined));
-    return eligible ? send(url, protocol as 'http:' | 'https:', method, init, whole, limit) : base(input, init);
+    return eligible ? send(url, method, init, whole, limit) : base(input, init);
   };
 }
 
-function headersOf(given: HeadersInit | undefined, body: string | undefined): Record<string, string> {
+function headersOf(given: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  new Headers(given).forEach((value, name) => (out[name] = value));
-  if (body !== undefined) out['content-length'] = String(Buffer.byteLength(body));
+  new Headers(given).forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name)) out[name] = value;
+  });
   return out;
 }
 
-function send(url: string, protocol: 'http:' | 'https:', method: string, init: RequestInit, whole: WholeReply, limit: number): Promise<Response> {
+function send(url: string, method: string, init: RequestInit, whole: WholeReply, limit: number): Promise<Response> {
   const signal = init.signal ?? undefined;
-  const body = init.body as string | undefined;
+  const requestBody = init.body as string | undefined;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
-    const request = (protocol === 'https:' ? https : http).request(url, { method, headers: headersOf(init.headers, body), agent: agents[protocol] });
-    // One listener on the caller's signal for all its requests (the transport's signal is shared by every call).
-    const done = signal ? whenAborted(signal, () => request.destroy(abortReason(signal) as Error)) : () => undefined;
-    request.on('error', (err) => {
+    // The request's own signal; the caller's (the transport's, shared by every call) gets one
+    // listener for all its requests.
+    const own = new AbortController();
+    const done = signal ? whenAborted(signal, () => own.abort(abortReason(signal))) : () => undefined;
+    // As fetch reports it: an abort as the signal's reason, anything else as "fetch failed" with the cause.
+    const failed = (err: unknown) => {
       done();
-      // As fetch reports it: an abort as the signal's reason, anything else as "fetch failed" with the cause.
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
-    });
-    request.on('response', (res) => {
+    };
+    undiciRequest(url, { method, headers: headersOf(init.headers), body: requestBody, dispatcher: agent, signal: own.signal }).then((res) => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(res.headers)) {
         if (Array.isArray(value)) for (const v of value) headers.append(name, v);
         else if (value !== undefined) headers.set(name, value);
       }
-      const status = res.statusCode ?? 0;
+      const status = res.statusCode;
+      const statusText = STATUS_CODES[status] ?? '';
+      // Our own stop (the limit): the body's "aborted" that follows is ours, not news for anyone.
+      const stop = () => {
+        res.body.on('error', () => undefined);
+        own.abort();
+      };
       const tooLarge = (what: 'reply' | 'compressed reply' | 'event') => {
         done();
-        request.destroy();
+        stop();
         reject(new ReplyTooLargeError(url, limit, what));
       };
+      const encoding = String(res.headers['content-encoding'] ?? '');
       const declared = Number(res.headers['content-length']);
-      if (declared > limit && !res.headers['content-encoding']) return tooLarge('reply');
-      const decodedBody = decoded(res, headers, limit, () => tooLarge('compressed reply'));
+      if (declared > limit && !encoding) return tooLarge('reply');
+      const decodedBody = decoded(res.body, encoding, headers, limit, () => tooLarge('compressed reply'));
       if ((headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream') {
         const forwardError = (err: Error) => body.destroy(err);
         const body: Readable = decodedBody.pipe(
           new EventStreamBound({
             limit,
-            // The connection is let go; its "aborted" is ours, not news for the reader.
             onExceeded: () => {
               decodedBody.off('error', forwardError).on('error', () => undefined);
-              request.destroy();
+              stop();
             },
             // A POST's reply ends with an error answer to its request, so the call fails now, saying why.
             replacement: () => {
-              const id = method === 'POST' ? requestIdOf(init.body as string) : undefined;
+              const id = method === 'POST' ? requestIdOf(requestBody) : undefined;
               return id === undefined ? undefined : errorAnswerEvent(id, new ReplyTooLargeError(url, limit, 'event').message);
             },
             error: () => new ReplyTooLargeError(url, limit, 'event'),
           }),
         );
         decodedBody.once('error', forwardError);
-        // The stream ends when the server ends it or the signal aborts (the request is destroyed then).
+        // The stream ends when the server ends it or the signal aborts (the request is aborted then).
         body.once('close', done);
         const live = (from: Readable) => {
-          const streamed = new Response(Readable.toWeb(from) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage ?? '', headers });
+          const streamed = new Response(Readable.toWeb(from) as ReadableStream<Uint8Array>, { status, statusText, headers });
           Object.defineProperty(streamed, 'url', { value: url });
           resolve(streamed);
         };
@@ -111,7 +123,7 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
           (json) => {
             headers.set('content-type', 'application/json');
             try {
-              resolve(whole(url, init, asResponse(new WholeResponse(status, res.statusMessage ?? '', headers, url, json)), json));
+              resolve(whole(url, init, asResponse(new WholeResponse(status, statusText, headers, url, json)), json));
             } catch (err) {
               reject(err);
             }
@@ -129,21 +141,17 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
         tooLarge('reply');
       };
       decodedBody.on('data', onChunk);
-      decodedBody.once('error', (err) => {
-        done();
-        reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
-      });
+      decodedBody.once('error', failed);
       decodedBody.once('end', () => {
         done();
         try {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve(whole(url, init, asResponse(new WholeResponse(status, res.statusMessage ?? '', headers, url, text)), text));
+          resolve(whole(url, init, asResponse(new WholeResponse(status, statusText, headers, url, text)), text));
         } catch (err) {
           reject(err);
         }
       });
-    });
-    request.end(body);
+    }, failed);
   });
 }
 
@@ -151,8 +159,8 @@ function send(url: string, protocol: 'http:' | 'https:', method: string, init: R
  * A compressed reply (a server may compress without being asked) is inflated, as fetch does. The
  * compressed bytes are held to the limit too (the inflated ones are counted by the reader).
  */
-function decoded(res: http.IncomingMessage, headers: Headers, limit: number, tooLarge: () => void): Readable {
-  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+function decoded(body: Readable, contentEncoding: string, headers: Headers, limit: number, tooLarge: () => void): Readable {
+  const encoding = contentEncoding.trim().toLowerCase();
   const inflate =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()
@@ -161,16 +169,16 @@ function decoded(res: http.IncomingMessage, headers: Headers, limit: number, too
         : encoding === 'br'
           ? zlib.createBrotliDecompress()
           : undefined;
-  if (!inflate) return res;
+  if (!inflate) return body;
   headers.delete('content-encoding');
   headers.delete('content-length');
-  res.once('error', (err) => inflate.destroy(err));
+  body.once('error', (err) => inflate.destroy(err));
   let raw = 0;
-  res.on('data', (c: Buffer) => {
+  body.on('data', (c: Buffer) => {
     raw += c.length;
     if (raw > limit) tooLarge();
   });
-  return res.pipe(inflate);
+  return body.pipe(inflate);
 }
 
 function abortReason(signal: AbortSignal): unknown {
