@@ -5,7 +5,7 @@
 // with voice on the VoiceHub (`node.voice`, what esp32-say speaks through; voice-setup.ts).
 import { errorMessage } from '../../src/errors';
 import { nodeEnvLookup } from '../shared/node-env';
-import { unsetVariables } from '../../src/env-expand';
+import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { storedTokens } from '../shared/stored-tokens';
 import { parseListenerSettings, type RawListenerConfig } from '../../src/esp32/listener-settings';
 import { SharedDeviceListener } from '../../src/esp32/shared-listener';
@@ -45,7 +45,8 @@ export = function (RED: RED) {
       settings = onNodeRedPort ? { ...parsed, path: joinPath(RED.settings.httpNodeRoot, parsed.path!) } : parsed;
       if (onNodeRedPort) runtime.httpServer = RED.server;
       // Devices that join through their OTA check: answered here, paired in the dialog (pairing.ts).
-      pairing = startPairing(RED, def, name, settings, (m) => node.warn(m));
+      // ${VAR} in the public address and the firmware offer too, as in every other text setting.
+      pairing = startPairing(RED, expandEnvDeep({ ...def }, env), name, settings, (m) => node.warn(m));
       runtime.pairing = pairing.book;
       // On a port of its own the listener answers the check there too (the Home Assistant add-on's way in).
       if (settings.transport === 'websocket' && settings.port !== undefined) runtime.ota = pairing.service;
