@@ -73,7 +73,12 @@ export = function (RED: RED) {
 
     const users = new Set<Node>();
     // What the voice lacks, then another listener answering the OTA address, over the device count.
-    const statusNow = () => listenerStatus(RED, devices.status(), unsetTokens, { voice: voice?.problem(), otaTaken: !!pairing?.ota.takenBy });
+    const statusNow = () =>
+      listenerStatus(RED, devices.status(), unsetTokens, {
+        voice: voice?.problem(),
+        otaTaken: !!pairing?.ota.takenBy,
+        waitingToPair: pairing?.book.list().waiting.length,
+      });
     const showStatus = () => {
       const status = statusNow();
       for (const u of users) u.status(status);

@@ -29,6 +29,8 @@ export function getListenerNode(RED: RED, id: unknown): Esp32ListenerConfigNode 
 export interface ListenerNotices {
   voice?: VoiceProblem;
   otaTaken?: boolean;
+  /** Devices that checked in and wait for a person to type their code (pairing-book.ts). */
+  waitingToPair?: number;
 }
 
 export function listenerStatus(RED: RED, s: ListenerStatus, unsetTokenVariables: string[] = [], notices: ListenerNotices = {}): NodeStatus {
@@ -43,6 +45,9 @@ export function listenerStatus(RED: RED, s: ListenerStatus, unsetTokenVariables:
     return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.liveStartedOver', { device: notices.voice.device }) };
   // Another listener answers the OTA address: devices checking there would join that one.
   if (!closed && notices.otaTaken && s.kind === 'listening') return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.otaTaken') };
+  // A device speaking its code is what the person must act on now, whatever the tokens say.
+  if (notices.waitingToPair && s.kind === 'listening')
+    return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.waitingToPair', { count: notices.waitingToPair }) };
   switch (s.kind) {
     case 'starting':
       return { fill: 'yellow', shape: 'ring', text: t('esp32-listener.status.starting') };
