@@ -6,14 +6,15 @@
 // which lets us repair the result in place. The SDK has no hook for outgoing messages, so `send` is
 // wrapped to learn which request id asked for what.
 //
-// Who gets the warnings: the caller runs its request inside `captureLeniency()`; the request is
-// sent in the caller's async context, so the wrapped `send` files the id under that capture.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// What the readers found travels with the answer itself: the repaired result carries it under
+// one private `_meta` key (which every result schema of the SDK keeps), and whoever reads the
+// result takes it off with `takeWireFindings`. A server cannot forge it: the key is removed from
+// every answer before anything is written there.
 import type { JSONRPCMessage, Transport } from './sdk';
 import { readListLeniently, type ListKind, type ListWarning } from './lenient-list';
 import { readCallResultLeniently } from './lenient-result';
 
-export interface LenientCapture {
+export interface WireFindings {
   warnings: ListWarning[];
   /** The raw result of a tools/call that needed repair. */
   raw?: unknown;
@@ -21,29 +22,34 @@ export interface LenientCapture {
   task?: Record<string, unknown>;
 }
 
+/** The `_meta` key the findings travel under, between this file and `takeWireFindings`. */
+const FINDINGS_KEY = 'node-red-contrib-mcp-gemini/wire-findings';
+
 export interface LenientWireOptions {
   /** True once a 2026-07-28 session is negotiated (structuredContent may then be any JSON value). */
   modernEra: () => boolean;
-  /** Warnings of requests nobody captured (none today; kept so nothing is repaired silently). */
-  onUncaptured: (warnings: ListWarning[]) => void;
 }
 
 const LIST_METHODS: Record<string, ListKind> = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources' };
 /** A request whose answer never comes (timed out, stream aborted) must not hold its entry forever. */
 const MAX_PENDING = 10_000;
-const captures = new AsyncLocalStorage<LenientCapture>();
 
 interface Pending {
   method: string;
   tool?: string;
-  capture?: LenientCapture;
 }
 
-/** Runs `op` and returns what the lenient readers repaired or left out in the answers it got. */
-export async function captureLeniency<T>(op: () => Promise<T>): Promise<{ value: T; capture: LenientCapture }> {
-  const capture: LenientCapture = { warnings: [] };
-  const value = await captures.run(capture, op);
-  return { value, capture };
+/**
+ * What the lenient readers repaired, left out or took off an answer, removed from it: the result
+ * is then as the server meant it (no `_meta` left behind that the server did not send).
+ */
+export function takeWireFindings(result: unknown): WireFindings {
+  const meta = (result as { _meta?: Record<string, unknown> } | null)?._meta;
+  const found = meta?.[FINDINGS_KEY] as WireFindings | undefined;
+  if (!meta || !found) return { warnings: [] };
+  delete meta[FINDINGS_KEY];
+  if (!Object.keys(meta).length) delete (result as { _meta?: unknown })._meta;
+  return found;
 }
 
 /** Call before `client.connect(transport)`. */
@@ -70,7 +76,7 @@ function track(pending: Map<string | number, Pending>, message: JSONRPCMessage):
   if (m.id === undefined || !m.method || !(m.method in LIST_METHODS || m.method === 'tools/call')) return;
   if (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value!);
   const tool = typeof m.params?.name === 'string' ? m.params.name : undefined;
-  pending.set(m.id, { method: m.method, tool, capture: captures.getStore() });
+  pending.set(m.id, { method: m.method, tool });
 }
 
 function repairResponse(pending: Map<string | number, Pending>, message: JSONRPCMessage, options: LenientWireOptions): void {
@@ -80,58 +86,56 @@ function repairResponse(pending: Map<string | number, Pending>, message: JSONRPC
   if (!request) return;
   pending.delete(m.id);
   if (!('result' in m)) return; // an error answer: the SDK reports it as it is
-  if (takeTask(m as { result: unknown }, request)) return;
-  let warnings: ListWarning[];
+  forgetForgedFindings(m.result);
+  const task = takenTask(m as { result: unknown }, request);
+  if (task) return attach(m.result, { warnings: [], task });
+  let found: Omit<WireFindings, 'task'>;
   try {
-    warnings = repairInPlace(m as { result: unknown }, request, options);
+    found = repairInPlace(m as { result: unknown }, request, options);
   } catch {
     return; // unreadable even leniently: left as it came, the SDK's error names what is wrong with it
   }
-  if (!warnings.length) return;
-  if (request.capture) request.capture.warnings.push(...warnings);
-  else options.onUncaptured(warnings);
+  if (found.warnings.length) attach(m.result, found);
+}
+
+function forgetForgedFindings(result: unknown): void {
+  const meta = (result as { _meta?: Record<string, unknown> } | null)?._meta;
+  if (meta && typeof meta === 'object') delete meta[FINDINGS_KEY];
+}
+
+function attach(result: unknown, found: WireFindings): void {
+  const r = result as { _meta?: Record<string, unknown> };
+  r._meta = { ...(r._meta && typeof r._meta === 'object' ? r._meta : {}), [FINDINGS_KEY]: found };
 }
 
 /**
- * The SDK's 2026 codec knows no `resultType: "task"` and would fail the call; the task goes to the
- * caller's capture instead (task-call-extension.ts follows it) and the SDK gets an empty result.
+ * The SDK's 2026 codec knows no `resultType: "task"` and would fail the call; the SDK gets an empty
+ * result instead, and the task travels with it to the call (tool-call.ts follows it).
  */
-function takeTask(m: { result: unknown }, request: Pending): boolean {
+function takenTask(m: { result: unknown }, request: Pending): Record<string, unknown> | undefined {
   const raw = m.result as Record<string, unknown> | null;
-  if (request.method !== 'tools/call' || !request.capture || raw?.resultType !== 'task') return false;
+  if (request.method !== 'tools/call' || raw?.resultType !== 'task') return undefined;
   const { resultType: _envelope, ...task } = raw;
-  request.capture.task = task;
   m.result = { resultType: 'complete', content: [] };
-  return true;
-}
-
-/** The task a tools/call of the current capture was answered with, once. */
-export function takeCreatedTask(): Record<string, unknown> | undefined {
-  const capture = captures.getStore();
-  const task = capture?.task;
-  if (capture) delete capture.task;
   return task;
 }
 
-function repairInPlace(m: { result: unknown }, request: Pending, options: LenientWireOptions): ListWarning[] {
+function repairInPlace(m: { result: unknown }, request: Pending, options: LenientWireOptions): Omit<WireFindings, 'task'> {
   const raw = m.result as Record<string, unknown>;
   const kind = LIST_METHODS[request.method];
   if (kind) {
     const page = readListLeniently(kind, raw);
-    if (!page.warnings.length) return [];
+    if (!page.warnings.length) return { warnings: [] };
     const { [kind]: _items, nextCursor: _cursor, ...rest } = raw;
     m.result = { ...rest, [kind]: page.items, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
-    return page.warnings;
+    return { warnings: page.warnings };
   }
   const { result, warnings } = readCallResultLeniently(request.tool ?? '', raw, { structuredAnyJson: options.modernEra() });
-  if (!warnings.length) return [];
+  if (!warnings.length) return { warnings: [] };
   // Keep the era's envelope fields (resultType) the SDK's codec reads before validation.
   if (raw && typeof raw === 'object' && 'resultType' in raw) (result as Record<string, unknown>).resultType = raw.resultType;
   m.result = result;
-  if (request.capture) {
-    // resultType is the 2026 era's envelope, which the SDK strips from every result too.
-    const { resultType: _envelope, ...answer } = raw ?? {};
-    request.capture.raw = raw && typeof raw === 'object' && !Array.isArray(raw) ? answer : raw;
-  }
-  return warnings;
+  // resultType is the 2026 era's envelope, which the SDK strips from every result too.
+  const { resultType: _envelope, ...answer } = raw ?? {};
+  return { warnings, raw: raw && typeof raw === 'object' && !Array.isArray(raw) ? answer : raw };
 }

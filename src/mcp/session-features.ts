@@ -18,6 +18,8 @@ import {
   type ResourceUpdate,
 } from './prompts-resources';
 import type { Client } from './sdk';
+import { takeWireFindings } from './lenient-wire';
+import type { ListWarning } from './lenient-list';
 
 /** Runs one request on the live session with its reconnect and error rules; `what` names it in errors. */
 export type SessionRunner = <T>(what: string, op: (client: Client) => Promise<T>, timeoutMs: number) => Promise<T>;
@@ -36,7 +38,10 @@ export class SessionFeatures implements PromptsAndResources {
     private readonly where: string,
     private readonly run: SessionRunner,
     private readonly defaultTimeoutMs: number,
-    private readonly log: { debug(m: string): void },
+    private readonly log: {
+      debug(m: string): void;
+      /** What the lenient readers repaired in a list (the session logs each once). */ warnings(w: ListWarning[]): void;
+    },
   ) {}
 
   async listPrompts(options: ListOptions = {}): Promise<{ prompts: Prompt[]; pages: number }> {
@@ -143,7 +148,16 @@ export class SessionFeatures implements PromptsAndResources {
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
     return this.run(
       method,
-      (c) => listAllLeniently<T>((cursor) => c.request({ method, params: cursor ? { cursor } : {} }, anyObjectResult, { timeout }), kind, this.where),
+      (c) =>
+        listAllLeniently<T>(
+          async (cursor) => {
+            const page = await c.request({ method, params: cursor ? { cursor } : {} }, anyObjectResult, { timeout });
+            this.log.warnings(takeWireFindings(page).warnings);
+            return page;
+          },
+          kind,
+          this.where,
+        ),
       timeout,
     );
   }

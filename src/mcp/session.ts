@@ -13,7 +13,7 @@ import { listAllTools } from './list-all-tools';
 import { formatWarning, type ListWarning } from './lenient-list';
 import { recordLeniency } from './lenient-result';
 import { schemaProblems } from './argument-validator';
-import { captureLeniency, readResponsesLeniently, takeCreatedTask } from './lenient-wire';
+import { readResponsesLeniently, takeWireFindings } from './lenient-wire';
 import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
 import { describeEndpoint, type McpServerSettings } from './settings';
 import type {
@@ -21,7 +21,6 @@ import type {
   CallToolResult,
   ListToolsOptions,
   ListToolsResult,
-  Progress,
   ProviderState,
   ServerIdentity,
   ToolProvider,
@@ -33,9 +32,7 @@ import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
 import { InputRouter } from './input-requests';
 import { CallClock } from './call-clock';
-import { callAsTask, runsAsTask } from './task-call';
-import { withParamHeaders } from './param-headers';
-import { followExtensionTask } from './task-call-extension';
+import { ToolCall } from './tool-call';
 import { TASKS_EXTENSION } from '../task-words';
 import { shorten } from '../text';
 
@@ -120,7 +117,10 @@ export class McpSession implements ToolProvider {
     private readonly timing: SessionTiming = {},
   ) {
     this.where = describeEndpoint(settings);
-    this.features = new SessionFeatures(this.where, (what, op, timeout) => this.run(what, op, timeout), settings.timeoutMs, log);
+    this.features = new SessionFeatures(this.where, (what, op, timeout) => this.run(what, op, timeout), settings.timeoutMs, {
+      debug: (m) => log.debug(m),
+      warnings: (w) => this.logWarnings(w),
+    });
   }
 
   listPrompts: PromptsAndResources['listPrompts'] = (o) => this.features.listPrompts(o);
@@ -176,83 +176,29 @@ export class McpSession implements ToolProvider {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.settings.timeoutMs;
+    const call = new ToolCall(name, args, options, timeout, {
+      listed: this.cached?.tools.find((t) => t.name === name),
+      relist: async () => {
+        this.cached = undefined;
+        return (await this.refreshTools(timeout)).tools.find((t) => t.name === name);
+      },
+      inputs: this.inputs,
+    });
     try {
-      const { value: result, capture } = await captureLeniency(() => this.callOnce(name, args, options, timeout));
-      capture.warnings.push(...this.outputSchemaWarnings(name, result));
+      const { result, warnings, raw } = await this.withConnection((c) => call.on(c.client));
+      warnings.push(...this.outputSchemaWarnings(name, result));
       // A result the SDK's schema would have rejected was repaired on the wire; keep the raw answer.
-      recordLeniency(result, { raw: capture.raw, warnings: capture.warnings });
-      this.logWarnings(capture.warnings);
+      recordLeniency(result, { raw, warnings });
+      this.logWarnings(warnings);
       return result;
     } catch (err) {
       // The caller's controller is also ended by the call's clock (a timeout, reported as one below).
       if (options.signal?.aborted && !CallClock.ranOut(options.signal))
         throw new McpNodeError(`${this.where}: call to "${name}" cancelled`, 'cancelled', 'CANCELLED');
       throw this.requestError(`tools/call "${name}"`, err, timeout);
+    } finally {
+      call.end();
     }
-  }
-
-  private callOnce(name: string, args: Record<string, unknown>, options: CallToolOptions, timeout: number): Promise<CallToolResult> {
-    const asker = options.onInputRequest;
-    // A call that may ask for input keeps its own clock, stopped while a person answers (call-clock.ts);
-    // the SDK's timer is then only a backstop that also allows the input wait.
-    // The caller's own controller for this call (when it lends one) carries the clock too.
-    const lent = options.controller && options.controller.signal === options.signal ? options.controller : undefined;
-    const clock = asker ? new CallClock(timeout, lent ?? options.signal) : undefined;
-    const onProgress = options.onProgress;
-    // A task has its own deadline (asked of the server as its ttl on 2025-11-25); the person's answers count in it.
-    const limitMs = Math.max(timeout * 10, 10 * 60_000) + (options.inputTimeoutMs ?? 0);
-    const asTask = (c: Connection) => callAsTask(c.client, name, args, { timeoutMs: timeout, limitMs, signal: options.signal, onUpdate: options.onTaskUpdate });
-    // 2026-07-28: the server may answer any call with a task (the tasks extension); it is followed here.
-    const followed = (c: Connection) => (result: CallToolResult) => {
-      const task = takeCreatedTask();
-      if (!task) return result;
-      return followExtensionTask(c.client, name, task, {
-        timeoutMs: timeout,
-        limitMs,
-        signal: options.signal,
-        onUpdate: options.onTaskUpdate,
-        ask: asker && ((request) => asker(request)),
-      });
-    };
-    const listed = this.cached?.tools.find((t) => t.name === name);
-    // The listed definition goes with the call, for the Mcp-Param-* headers it may declare (param-headers.ts).
-    const relist = async () => {
-      this.cached = undefined;
-      return (await this.refreshTools(timeout)).tools.find((t) => t.name === name);
-    };
-    const call = (c: Connection) =>
-      runsAsTask(c.client, listed)
-        ? asTask(c)
-        : withParamHeaders(
-            listed,
-            (toolDefinition) =>
-              c.client.callTool(
-                { name, arguments: args },
-                {
-                  toolDefinition,
-                  timeout: clock ? timeout + (options.inputTimeoutMs ?? 0) : timeout,
-                  resetTimeoutOnProgress: true,
-                  // Progress keeps a call alive, but not forever.
-                  maxTotalTimeout: Math.max(timeout * 10, 10 * 60_000),
-                  signal: clock ? clock.signal : options.signal,
-                  // Only a caller that shows progress asks for it (a progress token); the clock restarts with it.
-                  onprogress: onProgress
-                    ? (p) => {
-                        clock?.restart();
-                        onProgress(progressOf(p));
-                      }
-                    : undefined,
-                },
-              ) as Promise<CallToolResult>,
-            relist,
-          ).then(followed(c));
-    if (!asker || !clock) return this.withConnection(call);
-    return this.withConnection((c) =>
-      this.inputs.run(
-        (request) => clock.paused(() => asker(request)),
-        () => call(c),
-      ),
-    ).finally(() => clock.stop());
   }
 
   /**
@@ -378,9 +324,11 @@ export class McpSession implements ToolProvider {
       this.listing = this.withConnection((c) =>
         listAllTools(async (cursor) => {
           // Each page was read leniently on the wire (lenient-wire.ts) before the SDK validated it.
-          const { value, capture } = await captureLeniency(() => c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout }));
-          const page = value as { tools: Tool[]; nextCursor?: string };
-          return { items: page.tools, nextCursor: page.nextCursor, warnings: capture.warnings };
+          const page = (await c.client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, { timeout })) as {
+            tools: Tool[];
+            nextCursor?: string;
+          };
+          return { items: page.tools, nextCursor: page.nextCursor, warnings: takeWireFindings(page).warnings };
         }, this.where),
       )
         .then((listed) => {
@@ -506,7 +454,6 @@ export class McpSession implements ToolProvider {
     client.setRequestHandler('elicitation/create', async (request) => ({ ...(await this.inputs.answer(request.params)) }));
     readResponsesLeniently(transport, {
       modernEra: () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026',
-      onUncaptured: (warnings) => this.logWarnings(warnings),
     });
     const conn: Connection = { client, kind, busy: 0, process: transport instanceof ProcessGroupStdioTransport ? transport : undefined };
     client.setNotificationHandler('notifications/tools/list_changed', () => this.onToolsChanged(conn));
@@ -604,18 +551,10 @@ function versionOptions(pinned: string): Record<string, unknown> {
   return { versionNegotiation: { mode: { pin: pinned } } };
 }
 
-/** Only the fields the server sent: a flow should not see `message: undefined`. */
-function progressOf(p: { progress: number; total?: number; message?: string }): Progress {
-  const out: Progress = { progress: p.progress };
-  if (p.total !== undefined) out.total = p.total;
-  if (p.message !== undefined) out.message = p.message;
-  return out;
-}
-
 /**
  * What every session offers a server. Elicitation, in both modes: a call's node turns a request into a
  * message and waits for the flow's answer. The tasks extension (2026-07-28): a server may then answer
- * a long call with a task, which callOnce follows. On 2026-07-28 these travel with every request.
+ * a long call with a task, which tool-call.ts follows. On 2026-07-28 these travel with every request.
  */
 export const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } };
 

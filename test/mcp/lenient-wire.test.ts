@@ -1,9 +1,10 @@
 // The lenient wire reader is generic: prompts/list and resources/list answers are repaired for any
 // code that sends them through an SDK client on a transport it is installed on (the prompts and
-// resources nodes need nothing more than `captureLeniency` to get the warnings).
+// resources nodes need nothing more than `takeWireFindings` to get the warnings, which travel with
+// the answer itself).
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '../../src/mcp/sdk';
-import { captureLeniency, readResponsesLeniently } from '../../src/mcp/lenient-wire';
+import { readResponsesLeniently, takeWireFindings } from '../../src/mcp/lenient-wire';
 import type { ListWarning } from '../../src/mcp/lenient-list';
 import { startLenientServer } from '../peers/lenient-server';
 import type { HttpEndpoint } from '../../servers/todo/http-transport';
@@ -17,21 +18,22 @@ describe('lenient wire reader: prompts/list and resources/list through a plain S
     it(`lists what can be used and names what was repaired or left out (negotiation ${mode})`, async () => {
       const transport = new StreamableHTTPClientTransport(new URL(peer.url));
       const client = new Client({ name: 'lenient-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode } } as never);
-      const uncaptured: ListWarning[] = [];
-      readResponsesLeniently(transport, { modernEra: () => false, onUncaptured: (w) => uncaptured.push(...w) });
+      readResponsesLeniently(transport, { modernEra: () => false });
       await client.connect(transport);
       try {
-        const { value: prompts, capture } = await captureLeniency(() => client.request({ method: 'prompts/list', params: {} }));
+        const prompts = await client.request({ method: 'prompts/list', params: {} });
+        const found = takeWireFindings(prompts);
+        assert.ok(!JSON.stringify(prompts).includes('wire-findings'), 'the findings leave nothing behind in the answer');
         assert.deepEqual(
           prompts.prompts.map((p) => p.name),
           ['greet', 'null_args', 'bad_arg'],
         );
         assert.deepEqual(prompts.prompts[2].arguments, [{ name: 'ok' }]);
         assert.deepEqual(
-          capture.warnings.map((w) => `${w.prompt} ${w.path}`),
+          found.warnings.map((w) => `${w.prompt} ${w.path}`),
           ['null_args description', 'null_args arguments', 'prompts[2] name', 'bad_arg arguments[0]', 'bad_arg arguments.0.required'],
         );
-        // without a capture the warnings still go somewhere (the session logs them)
+        // the SDK's own listResources() keeps the findings in the answer's _meta, where they can be taken
         const resources = await client.listResources();
         assert.deepEqual(
           resources.resources.map((r) => [r.uri, r.name]),
@@ -41,7 +43,7 @@ describe('lenient wire reader: prompts/list and resources/list through a plain S
           ],
         );
         assert.deepEqual(
-          uncaptured.map((w) => `${w.resource} ${w.path}`),
+          takeWireFindings(resources).warnings.map((w: ListWarning) => `${w.resource} ${w.path}`),
           ['file:///b.txt name', 'resources[2] uri', 'file:///a.txt uri'],
         );
       } finally {
@@ -49,4 +51,19 @@ describe('lenient wire reader: prompts/list and resources/list through a plain S
       }
     });
   }
+
+  it('a server cannot forge the findings: its task is not followed, its warnings not reported, its own _meta kept', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(peer.url));
+    const client = new Client({ name: 'lenient-test', version: '1.0.0' }, { capabilities: {} });
+    readResponsesLeniently(transport, { modernEra: () => false });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'odd_result', arguments: { kind: 'forged-findings' } });
+      assert.deepEqual(takeWireFindings(result), { warnings: [] });
+      assert.deepEqual(result._meta, { 'example.com/kept': 1 });
+      assert.deepEqual(result.content, [{ type: 'text', text: 'plain answer' }]);
+    } finally {
+      await client.close();
+    }
+  });
 });
