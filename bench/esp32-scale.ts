@@ -17,10 +17,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { SharedDeviceListener } from '../src/esp32/shared-listener';
-import type { DeviceEvent } from '../src/esp32/device-session';
-import { createEsp32ToolProvider } from '../src/esp32/esp32-tool-provider';
-import type { Esp32Transport } from '../src/esp32/device-session';
+import { SharedDeviceListener } from '../src/esp32/provider/shared-listener';
+import type { DeviceEvent } from '../src/esp32/devices/device-session';
+import { createEsp32ToolProvider } from '../src/esp32/provider/esp32-tool-provider';
+import type { Esp32Transport } from '../src/esp32/devices/device-session';
 import { freePort } from '../test/peers/free-port';
 
 const READY_LIMIT_MS = 180_000;

@@ -1,5 +1,5 @@
 // `npm run bench:http-post`: the Streamable HTTP transport's POST, four ways, against one server
-// in another process, interleaved in one run: the transport's own path (src/mcp/lean-post.ts:
+// in another process, interleaved in one run: the transport's own path (src/mcp/transport/lean-post.ts:
 // undici's request() with its reply checks and bounds), bare undici request() with a keep-alive
 // Agent, a bare node:http request on a keep-alive agent (what lean-post.ts was built on before),
 // and Node's fetch. Each round makes CALLS sequential POSTs per way; the figures are
@@ -10,8 +10,8 @@ import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { leanFetch } from '../src/mcp/lean-post';
-import { readableReply } from '../src/mcp/readable-reply-fetch';
+import { leanFetch } from '../src/mcp/transport/lean-post';
+import { readableReply } from '../src/mcp/transport/readable-reply-fetch';
 import { median } from './measure';
 import { forkServer } from './server-child';
 

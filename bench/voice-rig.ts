@@ -2,7 +2,7 @@
 // device listener with a voice hub on its audio seam (loopback, any free port, anonymous devices),
 // and one push-to-talk turn of a simulated device timed from its end of speech.
 import { VoiceHub, type VoiceHubOptions } from '../src/voice/voice-hub';
-import { WebSocketDeviceListener } from '../src/esp32/ws-listener';
+import { WebSocketDeviceListener } from '../src/esp32/carriage/ws-listener';
 import { lichuangDev, XiaozhiWsDevice, DeviceVoice } from '../test/peers/xiaozhi-device';
 
 /** The esp32-listener's WebSocket listener on a port of its own, with a voice hub on its audio seam. */

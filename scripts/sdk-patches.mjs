@@ -27,7 +27,7 @@
 // 4. JSON answers without a web stream. The 2026-07-28 server answers each JSON-reply request with
 //    `Response.json()`: undici's Response, its Headers and a ReadableStream around the text, which
 //    the endpoint then read back to write to the socket (7 % of the endpoint's CPU in bench:endpoint's
-//    profile). Those two calls make a JsonAnswer instead (src/server/json-answer.ts): a Response to
+//    profile). Those two calls make a JsonAnswer instead (src/server/http/json-answer.ts): a Response to
 //    whoever holds it, whose text the endpoint writes as it is; a real Response is made only when
 //    something asks for more than its status and headers.
 // 5. A handler is done once its answer is on its way. The SDK forgets a request handler's abort
@@ -102,7 +102,7 @@ export const SDK_PATCHES = [
     replace: 'this.settleResponse(__mcpJsonAnswer(message, {',
     // The ladder's error answer and the result.
     count: 2,
-    prepend: (engine) => `const { jsonAnswer: __mcpJsonAnswer } = require(${JSON.stringify(join(engine, 'server', 'json-answer'))});\n`,
+    prepend: (engine) => `const { jsonAnswer: __mcpJsonAnswer } = require(${JSON.stringify(join(engine, 'server', 'http', 'json-answer'))});\n`,
     exit: 'the per-request server transport writes a JSON answer as text (or takes a response factory) instead of Response.json()',
   },
 ];

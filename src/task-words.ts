@@ -1,5 +1,5 @@
-// The words both sides of an MCP task use, written once for the client (src/mcp/task-call*.ts) and
-// the endpoint (src/server/flow-tasks*.ts): the tasks extension's name (2026-07-28, SEP-2663) and
+// The words both sides of an MCP task use, written once for the client (src/mcp/call/task-call*.ts) and
+// the endpoint (src/server/tasks/flow-tasks*.ts): the tasks extension's name (2026-07-28, SEP-2663) and
 // the statuses after which a task never changes again (both revisions).
 
 /** The extension a 2026-07-28 client names in its capabilities to have calls become tasks. */

@@ -53,6 +53,56 @@ function resolveLocal(from: string, spec: string): string | undefined {
 
 const rel = (p: string) => relative(ROOT, p);
 
+/**
+ * The rooms inside the three largest folders, and which rooms of the same folder each may import.
+ * A folder's hall (its files that stand in no subfolder) is a room like the others. The lists form
+ * a layering (checked below: no room reaches itself through them), so a room never imports one
+ * above it.
+ * - mcp: protocol (the SDK's face, typed custom requests) → transport (HTTP and stdio carriage,
+ *   reply bounds) and lenient (reading what servers really send) → call (one tools/call, its clock,
+ *   tasks and input requests; the ToolProvider shape) → settings (a server's settings, its tool
+ *   cache) → oauth (signing in) → the hall (the session, its features, the transport factory).
+ * - server: calls (a call waiting for its flow, the caller, asking the client) → tasks and flows
+ *   (flows as tools, prompts, resources) and http (the endpoint's HTTP pieces) → the hall (the
+ *   endpoint, its HTTP front, serving a call).
+ * - esp32: devices (one device's session, ids, gate, RPC) → the hall (what a listener is, its
+ *   settings, the OTA wire types) → ota (the OTA answer and pairing) → carriage (WebSocket, MQTT
+ *   gateway, MQTT client) → provider (listeners shared by nodes, the ToolProvider over devices).
+ */
+const ROOMS_MAY_USE: Record<string, Record<string, string[]>> = {
+  mcp: {
+    'mcp/protocol': [],
+    'mcp/transport': ['mcp/protocol'],
+    'mcp/lenient': ['mcp/protocol'],
+    'mcp/call': ['mcp/protocol', 'mcp/lenient'],
+    'mcp/settings': ['mcp/transport', 'mcp/call'],
+    'mcp/oauth': ['mcp/protocol', 'mcp/transport'],
+    mcp: ['mcp/protocol', 'mcp/transport', 'mcp/lenient', 'mcp/call', 'mcp/settings', 'mcp/oauth'],
+  },
+  server: {
+    'server/calls': [],
+    'server/tasks': ['server/calls'],
+    'server/flows': ['server/calls'],
+    'server/http': [],
+    server: ['server/calls', 'server/tasks', 'server/flows', 'server/http'],
+  },
+  esp32: {
+    'esp32/devices': [],
+    esp32: ['esp32/devices'],
+    'esp32/ota': ['esp32', 'esp32/devices'],
+    'esp32/carriage': ['esp32', 'esp32/devices', 'esp32/ota'],
+    'esp32/provider': ['esp32', 'esp32/devices', 'esp32/carriage'],
+  },
+};
+
+/** The room of a file in src/: "mcp/call" for src/mcp/call/…, "mcp" for src/mcp/session.ts, undefined for src/*.ts. */
+function roomOf(file: string): string | undefined {
+  const parts = rel(file).split('/').slice(1);
+  if (parts.length < 2) return undefined;
+  if (!(parts[0] in ROOMS_MAY_USE) || parts.length === 2) return parts[0];
+  return `${parts[0]}/${parts[1]}`;
+}
+
 describe('architecture: the rules of the house, on the real tree', () => {
   const files = [...tsFiles(join(ROOT, 'src')), ...tsFiles(join(ROOT, 'nodes')), ...tsFiles(join(ROOT, 'servers'))];
   const graph = new Map(files.map((f) => [f, specifiers(f)]));
@@ -109,6 +159,40 @@ describe('architecture: the rules of the house, on the real tree', () => {
       }
     }
     assert.deepEqual(offences, []);
+  });
+
+  it('inside mcp/, server/ and esp32/ each room imports only the rooms below it, and every room is named', () => {
+    const offences: string[] = [];
+    for (const [file, specs] of graph) {
+      if (!rel(file).startsWith('src/')) continue;
+      const from = roomOf(file);
+      const folder = from?.split('/')[0];
+      if (!from || !folder || !(folder in ROOMS_MAY_USE)) continue;
+      assert.ok(from in ROOMS_MAY_USE[folder], `src/${from}/ is a room the architecture test does not name`);
+      for (const spec of specs) {
+        const target = resolveLocal(file, spec);
+        const to = target && rel(target).startsWith('src/') ? roomOf(target) : undefined;
+        if (!to || to === from || to.split('/')[0] !== folder) continue;
+        if (!ROOMS_MAY_USE[folder][from].includes(to)) offences.push(`${rel(file)} → ${spec} (${from} may not use ${to})`);
+      }
+    }
+    assert.deepEqual(offences, []);
+  });
+
+  it('the rooms form a layering: no room reaches itself through the rooms it may use', () => {
+    for (const rooms of Object.values(ROOMS_MAY_USE)) {
+      const reaches = (room: string, seen: Set<string>): boolean =>
+        rooms[room].some((next) => next === [...seen][0] || (!seen.has(next) && (seen.add(next), reaches(next, seen))));
+      for (const room of Object.keys(rooms)) assert.equal(reaches(room, new Set([room])), false, `${room} reaches itself`);
+    }
+  });
+
+  it('no folder of the engine is a heap: at most 20 files stand side by side in one room', () => {
+    const heaps = [...new Set(files.filter((f) => rel(f).startsWith('src/')).map((f) => dirname(f)))]
+      .map((dir) => ({ dir: rel(dir), count: readdirSync(dir).filter((n) => n.endsWith('.ts')).length }))
+      .filter((d) => d.count > 20)
+      .map((d) => `${d.dir}: ${d.count}`);
+    assert.deepEqual(heaps, []);
   });
 
   const nodeFolders = readdirSync(join(ROOT, 'nodes')).filter((n) => existsSync(join(ROOT, 'nodes', n, 'index.ts')));

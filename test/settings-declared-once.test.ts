@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_CREDENTIALS, SERVER_SETTINGS, SERVER_SETTING_NAMES } from '../src/mcp/server-settings-declaration';
+import { SERVER_CREDENTIALS, SERVER_SETTINGS, SERVER_SETTING_NAMES } from '../src/mcp/settings/server-settings-declaration';
 import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../src/gemini/agent-settings-declaration';
 import { LISTENER_SETTINGS } from '../src/esp32/listener-settings-declaration';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS } from '../src/server/endpoint-settings-declaration';
-import { TOOL_IN_SETTINGS } from '../src/server/tool-in-settings-declaration';
+import { TOOL_IN_SETTINGS } from '../src/server/flows/tool-in-settings-declaration';
 import type { CredentialsDeclaration, SettingsDeclaration } from '../src/settings-declaration';
 import { LISTENER_CREDENTIALS } from '../nodes/esp32-listener/credentials';
 import * as callTool from '../nodes/mcp-call-tool/settings';
@@ -27,7 +27,7 @@ import * as resourceOut from '../nodes/mcp-resource-out/settings';
 import * as esp32In from '../nodes/esp32-mcp-in/settings';
 import * as esp32Say from '../nodes/esp32-say/settings';
 import * as haAssist from '../nodes/ha-assist/settings';
-import { normalizeSettings, type RawServerConfig } from '../src/mcp/settings';
+import { normalizeSettings, type RawServerConfig } from '../src/mcp/settings/settings';
 
 /** Every key normalizeSettings reads from a raw config, for one shape of server. */
 function keysRead(raw: RawServerConfig): Set<string> {
@@ -98,17 +98,17 @@ describe('a setting added later: new nodes get its default, flows saved before i
 });
 
 const NODES: Record<string, Declared> = {
-  'mcp-server': { settings: SERVER_SETTINGS, credentials: SERVER_CREDENTIALS, parsers: ['src/mcp/settings.ts'] },
+  'mcp-server': { settings: SERVER_SETTINGS, credentials: SERVER_CREDENTIALS, parsers: ['src/mcp/settings/settings.ts'] },
   'mcp-list-tools': { settings: listTools.SETTINGS },
   'mcp-call-tool': { settings: callTool.SETTINGS },
   'mcp-prompt': { settings: prompt.SETTINGS },
   'mcp-resource': { settings: resource.SETTINGS },
   'mcp-tool-out': { settings: toolOut.SETTINGS },
-  'mcp-prompt-in': { settings: promptIn.SETTINGS, parsers: ['src/server/flow-prompts.ts'] },
+  'mcp-prompt-in': { settings: promptIn.SETTINGS, parsers: ['src/server/flows/flow-prompts.ts'] },
   'mcp-prompt-out': { settings: promptOut.SETTINGS },
-  'mcp-resource-in': { settings: resourceIn.SETTINGS, parsers: ['src/server/flow-resources.ts'] },
+  'mcp-resource-in': { settings: resourceIn.SETTINGS, parsers: ['src/server/flows/flow-resources.ts'] },
   'mcp-resource-out': { settings: resourceOut.SETTINGS },
-  'mcp-tool-in': { settings: TOOL_IN_SETTINGS, parsers: ['src/server/flow-tool.ts'] },
+  'mcp-tool-in': { settings: TOOL_IN_SETTINGS, parsers: ['src/server/flows/flow-tool.ts'] },
   'mcp-endpoint': { settings: ENDPOINT_SETTINGS, credentials: ENDPOINT_CREDENTIALS, parsers: ['src/server/settings.ts'] },
   'gemini-agent': { settings: AGENT_SETTINGS, credentials: AGENT_CREDENTIALS, parsers: ['src/gemini/agent-settings.ts', 'src/gemini/google-tools.ts'] },
   'esp32-listener': {

@@ -5,7 +5,7 @@ import { lines } from '../src/settings-values';
 import { endpointSettings } from '../src/server/settings';
 import { parseListenerSettings } from '../src/esp32/listener-settings';
 import { lines as nodeLines } from '../nodes/shared/input-handler';
-import { flowToolSettings } from '../src/server/flow-tool';
+import { flowToolSettings } from '../src/server/flows/flow-tool';
 
 describe('lines: list settings', () => {
   it('reads newline text (LF or CRLF) and arrays, trimming and dropping blanks; anything else is empty', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { shorten } from '../src/text';
 import { connectionError } from '../src/mcp/connection-errors';
-import { describe as describeValue } from '../src/mcp/lenient-list';
+import { describe as describeValue } from '../src/mcp/lenient/lenient-list';
 import { shortStatus } from '../nodes/shared/input-handler';
 
 describe('shorten: one rule for clipped text', () => {

@@ -4,7 +4,7 @@
 //   POST /esp32-listener/:id/pair      {code} → {device}; 404 for an unknown or expired code
 //   POST /esp32-listener/:id/unpair    {device} → {device}; its token stops working, its connection closes
 // Tokens never leave the runtime: the answers hold device facts only.
-import { isUserOnlyTool } from '../../src/esp32/device-session';
+import { isUserOnlyTool } from '../../src/esp32/devices/device-session';
 import { getListenerNode, listenerStatus } from './listener-config';
 import { translator } from '../shared/i18n';
 import type { RED } from '../shared/red-types';

@@ -4,11 +4,11 @@ import { registerDialog, type DialogNode } from '../shared/editor/register';
 import { configNodesOf } from '../shared/editor/config-nodes';
 import { getJson } from '../shared/editor/requests';
 import { pipelinePicker } from '../shared/editor/assist-pipelines';
-import type { ServerRow } from '../../src/mcp/server-row';
+import type { ServerRow } from '../../src/mcp/settings/server-row';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
 import { preparePairing } from './pairing-editor';
-import { isFirmwareVersion } from '../../src/esp32/firmware-version';
+import { isFirmwareVersion } from '../../src/esp32/ota/firmware-version';
 const ROWS: Record<string, string[]> = {
   websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'ota', 'vision', 'voice'],
   mqtt: ['broker', 'username', 'password', 'allow', 'topics', 'vision', 'voice'],

@@ -8,7 +8,7 @@ import { nodeEnvLookup } from '../shared/node-env';
 import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { storedTokens } from '../shared/stored-tokens';
 import { parseListenerSettings, type RawListenerConfig } from '../../src/esp32/listener-settings';
-import { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import { SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
 import type { Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
 import { oncePerAdminApp } from '../shared/admin-routes';
 import { registerEsp32DeviceRoutes } from './devices-route';

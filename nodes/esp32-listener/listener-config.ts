@@ -1,7 +1,7 @@
 // What a user node sees of an `esp32-listener` config node: the shared device listener and
 // register/deregister, as core's websocket-listener serves websocket in/out. The listener opens
 // for its first user and closes after its last; every registered user shows the listener's status.
-import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/shared-listener';
+import type { ListenerStatus, SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
 import { translator } from '../shared/i18n';
 import type { DeviceConversations } from '../../src/voice/device-conversations';
 import type { ListenerPairing } from './pairing';

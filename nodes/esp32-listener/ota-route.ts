@@ -1,13 +1,13 @@
 // The OTA address a stock xiaozhi device is given (`http://<node-red>:1880/xiaozhi/ota/`, under
-// httpNodeRoot), on Node-RED's own HTTP app (src/esp32/ota-http.ts answers it). One listener answers
+// httpNodeRoot), on Node-RED's own HTTP app (src/esp32/ota/ota-http.ts answers it). One listener answers
 // it; a second one that asks is refused and says so. Routes are added to Node-RED's HTTP app once and
 // look up the listener that answers now, so a redeploy moves the address without leaving a route behind.
 // Where nothing the user configured guards httpNode, the address is also answered ahead of Express
 // (../shared/ahead-of-express.ts): with httpAdminRoot "/" (the default, and the add-on's) the
 // editor's JSON parser would read the check first, and the firmware's body is not always JSON (it
 // does not escape a quote in a Wi-Fi name): that parser's 400 page would keep such a device out.
-import { FIRMWARE_PATH, OTA_PATH, handleOtaHttp } from '../../src/esp32/ota-http';
-import type { OtaService } from '../../src/esp32/ota-service';
+import { FIRMWARE_PATH, OTA_PATH, handleOtaHttp } from '../../src/esp32/ota/ota-http';
+import type { OtaService } from '../../src/esp32/ota/ota-service';
 import type { RED } from '../shared/red-types';
 import { answerAheadOfExpress } from '../shared/ahead-of-express';
 

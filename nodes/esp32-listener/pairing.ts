@@ -2,15 +2,15 @@
 // device"): the pairing book kept in Node-RED's user directory (encrypted like its credentials), the
 // OTA address claimed for this listener, `pairing` messages to esp32-mcp-in, and an unpaired
 // device's open connection closed at once. Settings: `answerOta` (default on) and `publicAddress`.
-import { PairingBook, type PairingData, type PairingStore } from '../../src/esp32/pairing-book';
-import { OtaService } from '../../src/esp32/ota-service';
+import { PairingBook, type PairingData, type PairingStore } from '../../src/esp32/ota/pairing-book';
+import { OtaService } from '../../src/esp32/ota/ota-service';
 import type { Esp32ListenerSettings } from '../../src/esp32/listener';
-import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import type { SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
 import { encryptedJsonFile } from '../shared/encrypted-file';
 import type { NodeDef, RED } from '../shared/red-types';
 import { claimOtaAddress, underNodeRoot } from './ota-route';
-import { FIRMWARE_PATH } from '../../src/esp32/ota-http';
-import { isFirmwareVersion } from '../../src/esp32/ota-service';
+import { FIRMWARE_PATH } from '../../src/esp32/ota/ota-http';
+import { isFirmwareVersion } from '../../src/esp32/ota/ota-service';
 import { isAbsolute, resolve } from 'node:path';
 
 const FILE_NAME = 'mcp-gemini-paired-devices.json';

@@ -7,7 +7,7 @@ import type { ServerSource } from '../../src/gemini/tool-catalog';
 import type { EnvLookup } from '../../src/env-expand';
 import { secrets } from '../../src/secrets';
 import type { Esp32ListenerSettings } from '../../src/esp32/listener';
-import type { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import type { SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
 import { createListenerVoice, parseAssistSettings, parseLiveSettings, type ListenerVoice } from '../../src/voice/listener-voice';
 import { homeAssistantBearer } from '../shared/home-assistant-bearer';
 import { lines } from '../shared/input-handler';

@@ -3,7 +3,7 @@
 // disconnections), optionally filtered by topic. The
 // listener config node owns the devices; this node is one of its users.
 import { guardNode } from '../shared/secret-gate';
-import type { DeviceEvent } from '../../src/esp32/device-session';
+import type { DeviceEvent } from '../../src/esp32/devices/device-session';
 import { getListenerNode } from '../esp32-listener/listener-config';
 import { translator } from '../shared/i18n';
 import { lines } from '../shared/input-handler';

@@ -19,7 +19,7 @@ import type { ToolExecutor } from '../../src/gemini/types';
 import { evaluateProperty, lines, numberSetting } from '../shared/input-handler';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';
-import { InputWaits } from '../../src/mcp/input-requests';
+import { InputWaits } from '../../src/mcp/call/input-requests';
 
 export interface AgentExtras {
   /** A problem with the settings, reported at start and on every request. */

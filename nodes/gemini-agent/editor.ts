@@ -7,7 +7,7 @@ import { formValues } from '../shared/editor/form-values';
 import type { PromptsAnswer } from '../shared/editor/tool-lists';
 import { GEMINI_FAMILY } from '../shared/editor/families';
 import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../../src/gemini/agent-settings-declaration';
-import type { ServerRow } from '../../src/mcp/server-row';
+import type { ServerRow } from '../../src/mcp/settings/server-row';
 import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-users';
 // The editor's RED types its events narrowly, and lags it for tabs and editConfig (which takes the
 // editing node as a fifth argument); the calls made here are the documented ones.

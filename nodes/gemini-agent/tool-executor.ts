@@ -5,7 +5,7 @@
 import { mcpExecutor } from '../../src/gemini/auto-executor';
 import type { FlowCallRouter } from '../../src/gemini/flow-executor';
 import type { ToolExecutor } from '../../src/gemini/types';
-import type { InputWaits } from '../../src/mcp/input-requests';
+import type { InputWaits } from '../../src/mcp/call/input-requests';
 import type { NodeMessage } from '../shared/red-types';
 
 type Send = (msgs: Array<NodeMessage | null>) => void;

@@ -4,8 +4,8 @@
 // output 2 progress, task status and the server's requests for input, answered by a message with
 // msg.input; a message with msg.cancel cancels running calls (a task with tasks/cancel).
 import { McpNodeError } from '../../src/errors';
-import { callReport } from '../../src/mcp/call-report';
-import { resultPayload, resultText, type OutputMode } from '../../src/mcp/tool-result';
+import { callReport } from '../../src/mcp/call/call-report';
+import { resultPayload, resultText, type OutputMode } from '../../src/mcp/call/tool-result';
 import { handleInput, numberSetting } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
@@ -13,7 +13,7 @@ import { useServer } from '../shared/use-server';
 import { checkToolCall, toolRequestReader } from './tool-call';
 import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
-import { InputWaits } from '../../src/mcp/input-requests';
+import { InputWaits } from '../../src/mcp/call/input-requests';
 import { unwiredInput } from './unwired-input';
 
 export = function (RED: RED) {

@@ -2,9 +2,9 @@
 // Gemini-style {name,args} payload mapped back through msg.mcp.names) and its arguments, checked to
 // be an object, against the server's tool list (with "did you mean" names) and the inputSchema.
 import { McpNodeError } from '../../src/errors';
-import { checkToolArguments } from '../../src/mcp/argument-validator';
+import { checkToolArguments } from '../../src/mcp/call/argument-validator';
 import { closeMatches, resolveToolName } from '../../src/mcp/tool-names';
-import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/tool-provider';
+import type { RequestContext, Tool, ToolProvider } from '../../src/mcp/call/tool-provider';
 import { restoreArgumentNames } from '../../src/schema';
 import type { Translate } from '../shared/i18n';
 import { evaluateProperty } from '../shared/input-handler';

@@ -2,7 +2,7 @@
 // node declines each at once (and says so once per deploy) rather than holding the call for the
 // whole input wait. The wires are read at each call: a deploy that changes only wires keeps the
 // running node and calls its updateWires.
-import type { InputAsker } from '../../src/mcp/input-requests';
+import type { InputAsker } from '../../src/mcp/call/input-requests';
 import { shorten } from '../../src/text';
 import type { Node } from '../shared/red-types';
 

@@ -3,7 +3,7 @@
 // to Catch and the request keeps waiting), and a message from a Catch node fails the request with
 // the error text and the node that raised it.
 import { caughtErrorText, type CaughtError } from '../../src/server/reply';
-import { requestFailure } from '../../src/server/pending-requests';
+import { requestFailure } from '../../src/server/calls/pending-requests';
 import type { McpEndpoint } from '../../src/server/endpoint';
 import { McpNodeError, errorMessage } from '../../src/errors';
 import { shortStatus } from '../shared/input-handler';

@@ -3,7 +3,7 @@
 // not spliced inside a loop (splicing while iterating skips the next layer: 21-httpin.js's pitfall).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { serveEndpointPath } from '../../src/server/endpoint-paths';
+import { serveEndpointPath } from '../../src/server/http/endpoint-paths';
 import { answerAheadOfExpress } from '../shared/ahead-of-express';
 import type { RED } from '../shared/red-types';
 

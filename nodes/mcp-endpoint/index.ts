@@ -2,9 +2,9 @@
 // configured, over xiaozhi's outbound MCP-endpoint WebSocket). `mcp-tool-in` nodes register their
 // tools with it; the object graph over context is served when roots are configured.
 import { McpEndpoint } from '../../src/server/endpoint';
-import { CLIENT_INFO } from '../../src/mcp/client-info';
+import { CLIENT_INFO } from '../../src/mcp/settings/client-info';
 import { HttpServing } from '../../src/server/http-endpoint';
-import { allowedHostnames } from '../../src/server/access';
+import { allowedHostnames } from '../../src/server/http/access';
 import { endpointSettings } from '../../src/server/settings';
 import { errorMessage } from '../../src/errors';
 import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
@@ -13,7 +13,7 @@ import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
 import { adviseOncePerDeploy } from '../shared/deploy-advice';
 import { fullPath, mountRoutes } from './http-node-routes';
-import { endpointPathOwner } from '../../src/server/endpoint-paths';
+import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
 import type { McpEndpointConfigNode } from './endpoint-config';

@@ -2,8 +2,8 @@
 // `flow:<tab id>.<key>` reached through any node deployed on that tab (the runtime gives flow
 // context to nodes, not to a config node). Reads and writes use the callback API, so
 // asynchronous stores (localfilesystem) work as well as memory.
-import { ObjectGraph } from '../../src/server/object-graph/graph-tools';
-import { parseRoot, type GraphRoot, type RootSpec } from '../../src/server/object-graph/source';
+import { ObjectGraph } from '../../src/server/flows/object-graph/graph-tools';
+import { parseRoot, type GraphRoot, type RootSpec } from '../../src/server/flows/object-graph/source';
 import type { EndpointSettings } from '../../src/server/settings';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import type { ContextStore as Store, RED } from '../shared/red-types';

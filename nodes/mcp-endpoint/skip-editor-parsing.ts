@@ -6,7 +6,7 @@
 // body itself after authentication, up to its own limit. Every other request is untouched.
 //   httpAdminMiddleware: require('node-red-contrib-mcp-gemini/dist/nodes/mcp-endpoint/skip-editor-parsing.js'),
 import type { RequestHandler } from 'express';
-import { isEndpointPath } from '../../src/server/endpoint-paths';
+import { isEndpointPath } from '../../src/server/http/endpoint-paths';
 import { SKIP_EDITOR_PARSING } from '../shared/skip-editor-parsing-mark';
 
 const skipEditorParsing: RequestHandler = (req, _res, next) => {

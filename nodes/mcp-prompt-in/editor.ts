@@ -2,7 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
-import { TOOL_NAME } from '../../src/server/tool-in-settings-declaration';
+import { TOOL_NAME } from '../../src/server/flows/tool-in-settings-declaration';
 import { SETTINGS } from './settings';
 
 registerDialog('mcp-prompt-in', {

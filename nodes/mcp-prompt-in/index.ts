@@ -1,7 +1,7 @@
 // `mcp-prompt-in`: declares one prompt on an mcp-endpoint and sends one message per prompts/get:
 // the arguments in msg.payload, the reply handle in msg._mcp (keep it for the mcp-prompt-out that
 // answers with the prompt's messages).
-import { flowPromptSettings } from '../../src/server/flow-prompts';
+import { flowPromptSettings } from '../../src/server/flows/flow-prompts';
 import { withDeclaredDefaults } from '../../src/settings-declaration';
 import { errorMessage } from '../../src/errors';
 import { translator } from '../shared/i18n';

@@ -3,7 +3,7 @@
 // msg.mcp.uri, the reply handle in msg._mcp (keep it for the mcp-resource-out that answers). A
 // message sent into the node tells subscribed clients that the resource changed (msg.uri names
 // which one, for a template).
-import { flowResourceSettings } from '../../src/server/flow-resources';
+import { flowResourceSettings } from '../../src/server/flows/flow-resources';
 import { withDeclaredDefaults } from '../../src/settings-declaration';
 import { errorMessage, McpNodeError } from '../../src/errors';
 import { translator } from '../shared/i18n';

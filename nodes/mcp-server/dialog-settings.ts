@@ -3,12 +3,12 @@
 // holds a deployed credential: it sends the password placeholder (or nothing) and we read the stored
 // one of that config node, but only while the dialog still names the URL or command line the node
 // was deployed with (secret-destinations.ts); a token or secret typed into the dialog is used as is.
-import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings';
+import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings/settings';
 import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
 import { withOwnAddress, withStdioPaths } from '../shared/node-env';
 import { applyOAuth } from './oauth';
 import type { RED } from '../shared/red-types';
-import type { DialogServer as DeclaredDialogServer, Untrusted } from '../../src/mcp/server-settings-declaration';
+import type { DialogServer as DeclaredDialogServer, Untrusted } from '../../src/mcp/settings/server-settings-declaration';
 
 export { PASSWORD_PLACEHOLDER };
 

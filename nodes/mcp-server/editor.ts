@@ -9,7 +9,7 @@ import { prepareOAuth } from './oauth-editor';
 import { preparePresets } from './presets-editor';
 import { prepareImport } from './import-editor';
 import { prepareTestConnection } from './test-connection-editor';
-import { SERVER_CREDENTIALS, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/server-settings-declaration';
+import { SERVER_CREDENTIALS, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/settings/server-settings-declaration';
 
 const TRANSPORT_ROWS: Record<string, string[]> = {
   http: ['url', 'headers', 'token'],

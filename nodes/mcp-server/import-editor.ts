@@ -3,7 +3,7 @@
 // Authorization header becomes the token credential, so it is never exported with the flow.
 import type { DialogText } from '../shared/editor/register';
 import { secretNamesOf } from './entries-editor';
-import { SERVER_SETTING_NAMES, SERVER_SETTINGS } from '../../src/mcp/server-settings-declaration';
+import { SERVER_SETTING_NAMES, SERVER_SETTINGS } from '../../src/mcp/settings/server-settings-declaration';
 
 interface Secrets {
   headers: Record<string, string>;

@@ -2,10 +2,10 @@
 // to a device that dialled in) and mirrors its state onto every node that registered with it.
 import { errorMessage } from '../../src/errors';
 import { secrets } from '../../src/secrets';
-import { describeEndpoint, normalizeSettings } from '../../src/mcp/settings';
-import { SERVER_CREDENTIALS, SERVER_RUNTIME_CREDENTIALS } from '../../src/mcp/server-settings-declaration';
+import { describeEndpoint, normalizeSettings } from '../../src/mcp/settings/settings';
+import { SERVER_CREDENTIALS, SERVER_RUNTIME_CREDENTIALS } from '../../src/mcp/settings/server-settings-declaration';
 import { rememberSecretDestination, serverDestination } from '../shared/secret-destinations';
-import type { ProviderState, ToolProvider } from '../../src/mcp/tool-provider';
+import type { ProviderState, ToolProvider } from '../../src/mcp/call/tool-provider';
 import { UnconfiguredProvider } from '../../src/mcp/unconfigured-provider';
 import { createProvider, secretCredentialValues } from './provider';
 import { registerServerRoutes } from './routes';
@@ -107,7 +107,7 @@ export = function (RED: RED) {
   }
 
   RED.nodes.registerType('mcp-server', McpServerNode, {
-    // The dialog's credentials (src/mcp/server-settings-declaration.ts), plus oauthState: the sign-in
+    // The dialog's credentials (src/mcp/settings/server-settings-declaration.ts), plus oauthState: the sign-in
     // (tokens), written by the OAuth routes and refreshes, never shown in the dialog.
     credentials: { ...SERVER_CREDENTIALS, ...SERVER_RUNTIME_CREDENTIALS },
   });

@@ -3,7 +3,7 @@
 import { getJson, postJson } from '../shared/editor/requests';
 import { formValues } from '../shared/editor/form-values';
 import type { DialogText } from '../shared/editor/register';
-import { SERVER_SETTINGS } from '../../src/mcp/server-settings-declaration';
+import { SERVER_SETTINGS } from '../../src/mcp/settings/server-settings-declaration';
 
 interface OAuthStatus {
   signedIn: boolean;

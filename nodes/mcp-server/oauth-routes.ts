@@ -15,10 +15,10 @@ import { CALLBACK_PATH, CLIENT_METADATA_PATH, clientMetadataDocument, clientMeta
 import { PendingSignIns } from '../../src/mcp/oauth/pending-sign-ins';
 import { startSignIn } from '../../src/mcp/oauth/sign-in';
 import { sameServer } from '../../src/mcp/oauth/state';
-import { normalizeSettings } from '../../src/mcp/settings';
+import { normalizeSettings } from '../../src/mcp/settings/settings';
 import { oauthClientOf } from './oauth';
 import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
-import { describeEndpoint } from '../../src/mcp/settings';
+import { describeEndpoint } from '../../src/mcp/settings/settings';
 import { oauthStateStore } from './oauth-store';
 import type { RED } from '../shared/red-types';
 import { getServerNode } from '../shared/server-config';

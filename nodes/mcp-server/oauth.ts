@@ -1,7 +1,7 @@
 // The mcp-server side of OAuth: with `auth: "oauth"` the transport's bearer comes from the sign-in
 // stored for that config node (refreshed before expiry and after a 401, saved at once).
 import { OAuthTokenProvider } from '../../src/mcp/oauth/token-provider';
-import type { McpServerSettings } from '../../src/mcp/settings';
+import type { McpServerSettings } from '../../src/mcp/settings/settings';
 import { oauthStateStore } from './oauth-store';
 import type { RED } from '../shared/red-types';
 import { PASSWORD_PLACEHOLDER } from '../shared/secret-destinations';

@@ -1,15 +1,15 @@
 // What an mcp-server config node serves its users through: an MCP session (its log lines going to
 // the node's log), or for transport "esp32" the devices of the esp32-listener config node it names.
 import { McpSession } from '../../src/mcp/session';
-import type { McpServerSettings } from '../../src/mcp/settings';
-import type { ToolProvider } from '../../src/mcp/tool-provider';
+import type { McpServerSettings } from '../../src/mcp/settings/settings';
+import type { ToolProvider } from '../../src/mcp/call/tool-provider';
 import { getListenerNode } from '../esp32-listener/listener-config';
 import type { Node, RED } from '../shared/red-types';
 
 export function createProvider(RED: RED, settings: McpServerSettings, node: Node): ToolProvider {
   if (settings.transport === 'esp32') {
     // Loaded on demand: only flows with ESP32 devices need the device engine.
-    const { createEsp32ToolProvider } = require('../../src/esp32/esp32-tool-provider');
+    const { createEsp32ToolProvider } = require('../../src/esp32/provider/esp32-tool-provider');
     return createEsp32ToolProvider({
       id: settings.id,
       name: settings.name || settings.id,

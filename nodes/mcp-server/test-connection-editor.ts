@@ -4,7 +4,7 @@ import { postJson } from '../shared/editor/requests';
 import { formValues } from '../shared/editor/form-values';
 import type { DialogText } from '../shared/editor/register';
 import type { EntriesEditor } from './entries-editor';
-import { SERVER_SETTINGS } from '../../src/mcp/server-settings-declaration';
+import { SERVER_SETTINGS } from '../../src/mcp/settings/server-settings-declaration';
 
 interface TestAnswer {
   ok: boolean;

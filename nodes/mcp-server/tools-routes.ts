@@ -5,16 +5,16 @@
 //   POST /mcp-server/tools       the same tools answer as GET …/:id/tools, from settings the editor
 //                                sends (a server not deployed yet, or changed since), so dropdowns
 //                                and compiler warnings work before the first deploy. Kept per settings
-//                                for a short time (src/mcp/settings-tool-cache): a dialog refresh does
+//                                for a short time (src/mcp/settings/settings-tool-cache): a dialog refresh does
 //                                not start another stdio process; each listing closes its session.
 // Both tools routes take `near` (a tool name the dialog has): the answer's `near` lists the closest
 // tool names, from the runtime's one suggestion function (src/mcp/tool-names), as errors give them.
 // Every answer passes the secret gate, with the secrets typed into the dialog masked too.
 import { errorMessage } from '../../src/errors';
 import { McpSession } from '../../src/mcp/session';
-import { SettingsToolCache } from '../../src/mcp/settings-tool-cache';
+import { SettingsToolCache } from '../../src/mcp/settings/settings-tool-cache';
 import { closeMatches } from '../../src/mcp/tool-names';
-import type { ListToolsResult, Tool } from '../../src/mcp/tool-provider';
+import type { ListToolsResult, Tool } from '../../src/mcp/call/tool-provider';
 import { compileTools, isToolFormat } from '../../src/schema';
 import type { RED } from '../shared/red-types';
 import { scrubAnswers, secretsInBody } from '../shared/secret-gate';

@@ -2,7 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { MCP_FAMILY } from '../shared/editor/families';
-import { TOOL_IN_SETTINGS, TOOL_NAME } from '../../src/server/tool-in-settings-declaration';
+import { TOOL_IN_SETTINGS, TOOL_NAME } from '../../src/server/flows/tool-in-settings-declaration';
 function jsonObjectOrBlank(v: unknown) {
   if (v === undefined || v === null || v === '') return true;
   if (typeof v === 'object') return !Array.isArray(v);

@@ -1,10 +1,10 @@
 // `mcp-tool-in`: declares one tool on an mcp-endpoint (or a method of an object-graph subject) and
 // sends one message per call: the validated arguments in msg.payload, the reply handle in msg._mcp
 // (keep it, as `http in`'s msg.res, for the mcp-tool-out that answers).
-import { flowToolSettings } from '../../src/server/flow-tool';
+import { flowToolSettings } from '../../src/server/flows/flow-tool';
 import { withDeclaredDefaults } from '../../src/settings-declaration';
-import { TOOL_IN_SETTINGS } from '../../src/server/tool-in-settings-declaration';
-import { errorResult, type ToolCall } from '../../src/server/types';
+import { TOOL_IN_SETTINGS } from '../../src/server/flows/tool-in-settings-declaration';
+import { errorResult, type ToolCall } from '../../src/server/calls/types';
 import { errorMessage } from '../../src/errors';
 import { translator } from '../shared/i18n';
 import { getEndpointNode } from '../mcp-endpoint/endpoint-config';

@@ -3,8 +3,8 @@
 // finishing, and a message from a Catch node → an error result naming the node that failed.
 import { resultFromCaughtError, resultFromReply, type CaughtError } from '../../src/server/reply';
 import { McpNodeError, errorMessage } from '../../src/errors';
-import { flowInputRequest, type FlowInputRequest } from '../../src/server/asking-the-client';
-import type { PendingCalls } from '../../src/server/pending-calls';
+import { flowInputRequest, type FlowInputRequest } from '../../src/server/calls/asking-the-client';
+import type { PendingCalls } from '../../src/server/calls/pending-calls';
 import { shortStatus } from '../shared/input-handler';
 import { translator } from '../shared/i18n';
 import { getEndpointNode } from '../mcp-endpoint/endpoint-config';

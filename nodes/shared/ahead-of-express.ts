@@ -7,7 +7,7 @@
 // its own guards in front of httpNode, which must not be skipped. The Express route stays mounted
 // either way, so requests that arrive through the app some other way are served the same.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { normalEndpointPath } from '../../src/server/endpoint-paths';
+import { normalEndpointPath } from '../../src/server/http/endpoint-paths';
 import type { RED } from './red-types';
 import { SKIP_EDITOR_PARSING } from './skip-editor-parsing-mark';
 

@@ -2,8 +2,8 @@
 // global `env` (User Settings > Environment) and then the process environment, as core nodes resolve
 // `env` typed inputs. Config nodes scoped to a tab see that tab's variables.
 import type { EnvLookup } from '../../src/env-expand';
-import { packageRoot, resolveStdioCommand } from '../../src/mcp/module-specifier';
-import type { McpServerSettings } from '../../src/mcp/settings';
+import { packageRoot, resolveStdioCommand } from '../../src/mcp/settings/module-specifier';
+import type { McpServerSettings } from '../../src/mcp/settings/settings';
 import { resolveOwnUrl } from '../../src/mcp/own-address';
 import type { Node, RED } from './red-types';
 

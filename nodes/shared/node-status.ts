@@ -2,7 +2,7 @@
 // flight, red ring on failure, as core's http request node) and the servers it uses (yellow
 // connecting, green "N tools", red reason). Both go through here, so a gemini-agent that uses
 // several servers shows its own summary instead of whichever server changed last.
-import type { ProviderState } from '../../src/mcp/tool-provider';
+import type { ProviderState } from '../../src/mcp/call/tool-provider';
 import type { Node, NodeStatus, RED } from './red-types';
 import { statusFor } from './server-status';
 

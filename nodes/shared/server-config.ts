@@ -1,7 +1,7 @@
 // What a user node sees of an `mcp-server` config node: the shared provider (one long-lived session
 // per config node) and register/deregister, as core's mqtt-broker does for its users. Registered
 // users get their status mirrored from the session (yellow connecting, green "N tools", red reason).
-import type { ToolProvider } from '../../src/mcp/tool-provider';
+import type { ToolProvider } from '../../src/mcp/call/tool-provider';
 import type { Node, RED } from './red-types';
 
 export interface McpServerConfigNode extends Node {

@@ -1,6 +1,6 @@
 // The status every user node shows for its server: yellow ring connecting, green dot "N tools",
 // red ring with a short reason, nothing before the first use (sessions connect lazily).
-import type { ProviderState } from '../../src/mcp/tool-provider';
+import type { ProviderState } from '../../src/mcp/call/tool-provider';
 import { translator } from './i18n';
 import type { NodeStatus, RED } from './red-types';
 

@@ -12,7 +12,7 @@ import {
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
 
-import { bodyErrorResponse, RequestBodyError, requestHead, sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { bodyErrorResponse, RequestBodyError, requestHead, sendWebResponse, toWebRequest } from '../../src/server/http/web-bridge';
 
 export const MCP_PATH = '/mcp';
 

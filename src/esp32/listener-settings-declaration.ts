@@ -3,7 +3,7 @@
 // read this; test/settings-declared-once.test.ts checks it against the form. Its credentials are
 // declared in nodes/esp32-listener/credentials.ts. Plain data: the editor bundle includes this file.
 
-import type { ServerRow } from '../mcp/server-row';
+import type { ServerRow } from '../mcp/settings/server-row';
 
 export const LISTENER_SETTINGS = {
   name: { value: '' },

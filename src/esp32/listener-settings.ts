@@ -3,8 +3,8 @@
 // plain Error naming the bad setting; the node shows it as the status of every user.
 import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
 import { lines } from '../settings-values';
-import { normalizeDeviceId } from './device-id';
-import type { Esp32Transport } from './device-session';
+import { normalizeDeviceId } from './devices/device-id';
+import type { Esp32Transport } from './devices/device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
 import { LISTENER_SETTINGS } from './listener-settings-declaration';
 

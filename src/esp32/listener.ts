@@ -1,9 +1,9 @@
 // What every device listener (WebSocket, MQTT client, MQTT gateway) offers the rest of the engine.
-import type { PairedTokens } from './device-gate';
+import type { PairedTokens } from './devices/device-gate';
 import type { OtaAnswerer } from './ota-wire';
 import type { Server } from 'node:http';
-import type { DeviceRegistry } from './device-registry';
-import type { Esp32Transport, Logger } from './device-session';
+import type { DeviceRegistry } from './devices/device-registry';
+import type { Esp32Transport, Logger } from './devices/device-session';
 import { LISTENER_SETTINGS } from './listener-settings-declaration';
 
 export type VoiceMode = 'off' | 'flow' | 'live' | 'assist';

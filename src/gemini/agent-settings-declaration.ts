@@ -4,7 +4,7 @@
 // test/settings-declared-once.test.ts checks it against the form. Plain data: the editor bundle
 // includes this file.
 
-import type { ServerRow } from '../mcp/server-row';
+import type { ServerRow } from '../mcp/settings/server-row';
 
 export const AGENT_SETTINGS = {
   name: { value: '' },

@@ -1,8 +1,8 @@
 // Auto mode: the node calls the MCP tool itself through the server's shared provider.
 import { outcomeFromError, outcomeFromResult } from './tool-results';
 import type { ToolExecutor } from './types';
-import type { InputAsker } from '../mcp/input-requests';
-import type { TaskUpdate } from '../mcp/task-call';
+import type { InputAsker } from '../mcp/call/input-requests';
+import type { TaskUpdate } from '../mcp/call/task-call';
 
 type AgentToolCall = Parameters<ToolExecutor>[0];
 

@@ -3,7 +3,7 @@
 // the text changes with the home; it comes first, the node's own instruction after it.
 import { McpNodeError, errorMessage } from '../errors';
 import { promptText, promptsAndResources } from '../mcp/prompts-resources';
-import type { ToolProvider } from '../mcp/tool-provider';
+import type { ToolProvider } from '../mcp/call/tool-provider';
 
 export interface SystemPromptSource {
   provider: ToolProvider;

@@ -3,10 +3,10 @@
 // schema compiler, and a route per declared name back to (server, MCP tool).
 import { compileTools } from '../schema';
 import { filterTools } from '../mcp/tool-names';
-import { formatWarning } from '../mcp/lenient-list';
-import type { ListToolsResult, RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
+import { formatWarning } from '../mcp/lenient/lenient-list';
+import type { ListToolsResult, RequestContext, Tool, ToolProvider } from '../mcp/call/tool-provider';
 import type { FunctionDeclaration, ToolCatalog, ToolRoute } from './types';
-import type { ServerRow } from '../mcp/server-row';
+import type { ServerRow } from '../mcp/settings/server-row';
 
 export type { ServerRow };
 

@@ -2,8 +2,8 @@
 // `{output: …}` on success, `{error: …}` on failure. The output is the result as mcp-call-tool's
 // "auto" mode shapes it (structuredContent, else the JSON in a single text item, else the text), so
 // the model does not have to dig through MCP's content array; binary items are described, not inlined.
-import type { CallToolResult } from '../mcp/tool-provider';
-import { resultPayload, resultText } from '../mcp/tool-result';
+import type { CallToolResult } from '../mcp/call/tool-provider';
+import { resultPayload, resultText } from '../mcp/call/tool-result';
 import { errorMessage } from '../errors';
 import type { CallOutcome } from './types';
 

@@ -2,7 +2,7 @@ import type { GoogleToolUse } from './google-tools';
 // Shapes shared by the Gemini loop, its tool catalog and the node adapter. Gemini's own types come
 // from @google/genai; these are ours: where a declared function goes, and what the trace records.
 import type { Content, FunctionDeclaration, GenerateContentResponseUsageMetadata } from '@google/genai';
-import type { RequestContext, Tool, ToolProvider } from '../mcp/tool-provider';
+import type { RequestContext, Tool, ToolProvider } from '../mcp/call/tool-provider';
 
 export type { Content, FunctionDeclaration };
 

@@ -1,7 +1,7 @@
 // Turns what the SDK, fetch and spawn throw into errors that name the server and the cause
 // ("ECONNREFUSED", "401 Unauthorized", "spawn ENOENT"), and recognises an expired session.
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { SdkError, SdkErrorCode, SdkHttpError } from './sdk';
+import { SdkError, SdkErrorCode, SdkHttpError } from './protocol/sdk';
 import { isAbsolute, resolve } from 'node:path';
 import { shorten } from '../text';
 

@@ -3,7 +3,7 @@
 // tools only (an ESP32 device) simply lacks these methods, and `promptsAndResources()` says so.
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/client';
 import { McpNodeError } from '../errors';
-import type { ToolProvider } from './tool-provider';
+import type { ToolProvider } from './call/tool-provider';
 
 export type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate };
 

@@ -5,7 +5,7 @@
 // stream per URI (the revision replaced resources/subscribe with it). Both deliver
 // notifications/resources/updated to the client's handler, which calls `dispatch`.
 import { McpNodeError, errorMessage } from '../errors';
-import { anyObjectResult, listAllLeniently, type LenientKind } from './prompt-resource-list';
+import { anyObjectResult, listAllLeniently, type LenientKind } from './lenient/prompt-resource-list';
 import {
   promptArguments,
   type GetPromptResult,
@@ -17,9 +17,9 @@ import {
   type ResourceTemplate,
   type ResourceUpdate,
 } from './prompts-resources';
-import type { Client } from './sdk';
-import { takeWireFindings } from './lenient-wire';
-import type { ListWarning } from './lenient-list';
+import type { Client } from './protocol/sdk';
+import { takeWireFindings } from './lenient/lenient-wire';
+import type { ListWarning } from './lenient/lenient-list';
 
 /** Runs one request on the live session with its reconnect and error rules; `what` names it in errors. */
 export type SessionRunner = <T>(what: string, op: (client: Client) => Promise<T>, timeoutMs: number) => Promise<T>;

@@ -9,30 +9,22 @@
 //   never beside requests under way: they say it themselves, and a drop would cut them off
 import { McpNodeError, errorMessage, rootCause } from '../errors';
 import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired, type ErrorContext } from './connection-errors';
-import { listAllTools } from './list-all-tools';
-import { formatWarning, type ListWarning } from './lenient-list';
-import { recordLeniency } from './lenient-result';
-import { schemaProblems } from './argument-validator';
-import { readResponsesLeniently, takeWireFindings } from './lenient-wire';
-import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './sdk';
-import { describeEndpoint, type McpServerSettings } from './settings';
-import type {
-  CallToolOptions,
-  CallToolResult,
-  ListToolsOptions,
-  ListToolsResult,
-  ProviderState,
-  ServerIdentity,
-  ToolProvider,
-} from './tool-provider';
+import { listAllTools } from './lenient/list-all-tools';
+import { formatWarning, type ListWarning } from './lenient/lenient-list';
+import { recordLeniency } from './lenient/lenient-result';
+import { schemaProblems } from './call/argument-validator';
+import { readResponsesLeniently, takeWireFindings } from './lenient/lenient-wire';
+import { Client, ProtocolError, SdkErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type Tool } from './protocol/sdk';
+import { describeEndpoint, type McpServerSettings } from './settings/settings';
+import type { CallToolOptions, CallToolResult, ListToolsOptions, ListToolsResult, ProviderState, ServerIdentity, ToolProvider } from './call/tool-provider';
 import { createTransport } from './transport-factory';
-import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
-import { CLIENT_INFO } from './client-info';
+import { ProcessGroupStdioTransport } from './transport/process-group-stdio-transport';
+import { CLIENT_INFO } from './settings/client-info';
 import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
-import { InputRouter } from './input-requests';
-import { CallClock } from './call-clock';
-import { ToolCall } from './tool-call';
+import { InputRouter } from './call/input-requests';
+import { CallClock } from './call/call-clock';
+import { ToolCall } from './call/tool-call';
 import { TASKS_EXTENSION } from '../task-words';
 import { shorten } from '../text';
 

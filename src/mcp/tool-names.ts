@@ -2,7 +2,7 @@
 // tool by its full name or by the names it had before its server renamed it (./tool-renames.ts),
 // and "did you mean" suggestions.
 import { minimatch } from 'minimatch';
-import type { Tool } from './sdk';
+import type { Tool } from './protocol/sdk';
 import { otherForms } from './tool-renames';
 
 export { missingNames, namesTool, otherForms, resolveToolName, type NameResolution } from './tool-renames';

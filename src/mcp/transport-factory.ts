@@ -1,11 +1,11 @@
 // Builds the SDK transport for a server's settings. The bearer token and extra headers go on every
 // HTTP request, the legacy SSE GET included (the SSE transport applies requestInit headers there).
-import { perRequestSignalFetch } from './per-request-signal-fetch';
-import { leanFetch } from './lean-post';
-import { ProcessGroupStdioTransport } from './process-group-stdio-transport';
-import { readableReply } from './readable-reply-fetch';
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './sdk';
-import type { McpServerSettings } from './settings';
+import { perRequestSignalFetch } from './transport/per-request-signal-fetch';
+import { leanFetch } from './transport/lean-post';
+import { ProcessGroupStdioTransport } from './transport/process-group-stdio-transport';
+import { readableReply } from './transport/readable-reply-fetch';
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from './protocol/sdk';
+import type { McpServerSettings } from './settings/settings';
 
 export interface TransportHooks {
   onStderrLine?: (line: string) => void;

@@ -1,7 +1,7 @@
 // Stands in for a server whose settings are invalid, so every request fails with the reason
 // (reaching Catch nodes) instead of the config node throwing and its users silently dropping messages.
 import { McpNodeError } from '../errors';
-import type { ListToolsResult, ProviderState, ServerIdentity, ToolProvider } from './tool-provider';
+import type { ListToolsResult, ProviderState, ServerIdentity, ToolProvider } from './call/tool-provider';
 
 export class UnconfiguredProvider implements ToolProvider {
   constructor(

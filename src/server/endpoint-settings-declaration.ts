@@ -15,7 +15,7 @@ export const ENDPOINT_SETTINGS = {
   maxSubjects: { value: 100 },
   maxSessions: { value: 100 },
   sessionsPerClient: { value: 50 },
-  /** Flow tools running as tasks at once, on the endpoint and per client (src/server/task-budget.ts). */
+  /** Flow tools running as tasks at once, on the endpoint and per client (src/server/tasks/task-budget.ts). */
   maxTasks: { value: 100 },
   tasksPerClient: { value: 10 },
   instance: { value: '' },

@@ -2,21 +2,21 @@
 // its roots as resources) when roots are exposed, and the requests waiting for flows. It builds a fresh SDK `Server` for every serving unit (one
 // HTTP request in 2026-07-28, one session in 2025, one xiaozhi connection) from the same tools.
 import { ProtocolError, ProtocolErrorCode, Server, type GetPromptResult } from '@modelcontextprotocol/server';
-import { PendingCalls } from './pending-calls';
-import { PendingRequests, requestFailure } from './pending-requests';
-import { ToolRegistry } from './tool-registry';
-import { FlowRegistry } from './flow-registry';
-import { ResourceRegistry, type ResourceBody } from './flow-resources';
-import type { FlowPrompt, PromptRequest } from './flow-prompts';
-import type { ResourceRequest } from './flow-resources';
-import { servePromptsAndResources } from './prompts-resources-serving';
+import { PendingCalls } from './calls/pending-calls';
+import { PendingRequests, requestFailure } from './calls/pending-requests';
+import { ToolRegistry } from './flows/tool-registry';
+import { FlowRegistry } from './flows/flow-registry';
+import { ResourceRegistry, type ResourceBody } from './flows/flow-resources';
+import type { FlowPrompt, PromptRequest } from './flows/flow-prompts';
+import type { ResourceRequest } from './flows/flow-resources';
+import { servePromptsAndResources } from './flows/prompts-resources-serving';
 import { callHandleCodec, serveToolCalls, type TaskServing } from './tool-call-serving';
-import { FlowTasks, TASKS_CAPABILITY } from './flow-tasks';
-import { TaskBudget, type TaskLimits } from './task-budget';
-import { ExtensionTasks } from './flow-tasks-extension';
-import type { GraphTools, Tool, ToolAnswer, ToolCall } from './types';
+import { FlowTasks, TASKS_CAPABILITY } from './tasks/flow-tasks';
+import { TaskBudget, type TaskLimits } from './tasks/task-budget';
+import { ExtensionTasks } from './tasks/flow-tasks-extension';
+import type { GraphTools, Tool, ToolAnswer, ToolCall } from './calls/types';
 
-export type { GraphTools } from './types';
+export type { GraphTools } from './calls/types';
 
 export interface EndpointOptions {
   name: string;

@@ -22,9 +22,9 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
-import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './access';
+import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './http/access';
 import type { McpEndpoint } from './endpoint';
-import { tokenDigest } from './token-digest';
+import { tokenDigest } from './calls/token-digest';
 import {
   bodyErrorResponse,
   DEFAULT_MAX_BODY_BYTES,
@@ -34,7 +34,7 @@ import {
   RequestBodyError,
   requestHead,
   sendWebResponse,
-} from './web-bridge';
+} from './http/web-bridge';
 
 export interface HttpServingOptions {
   /** Accepted bearer tokens. */

@@ -2,7 +2,7 @@
 // structuredContent plus its JSON as text (an array is wrapped as {items}: structuredContent must
 // be an object); a Buffer with an image/* or audio/* type is image/audio content. `content` given
 // explicitly (MCP content blocks) is used as it is, for embedded resources and mixed answers.
-import type { CallToolResult } from './types';
+import type { CallToolResult } from './calls/types';
 
 export interface Reply {
   payload: unknown;

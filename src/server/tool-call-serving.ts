@@ -11,12 +11,12 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { callerOf } from './caller';
-import { answerInResponses, type ClientInput } from './asking-the-client';
-import type { PendingCalls } from './pending-calls';
-import type { FlowTaskAnswer, FlowTasks } from './flow-tasks';
-import { declaresTasks, type ExtensionTaskAnswer, type ExtensionTasks } from './flow-tasks-extension';
-import { errorResult, type ToolAnswer, type ToolCall } from './types';
+import { callerOf } from './calls/caller';
+import { answerInResponses, type ClientInput } from './calls/asking-the-client';
+import type { PendingCalls } from './calls/pending-calls';
+import type { FlowTaskAnswer, FlowTasks } from './tasks/flow-tasks';
+import { declaresTasks, type ExtensionTaskAnswer, type ExtensionTasks } from './tasks/flow-tasks-extension';
+import { errorResult, type ToolAnswer, type ToolCall } from './calls/types';
 
 type CallOf = (name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>) => Promise<ToolAnswer>;
 

@@ -11,8 +11,8 @@ import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
 import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
 import { buildCatalog, type ServerRow, type ServerSource } from '../gemini/tool-catalog';
 import { mcpExecutor } from '../gemini/auto-executor';
-import type { DeviceEventTopic } from '../esp32/device-session';
-import type { SharedDeviceListener } from '../esp32/shared-listener';
+import type { DeviceEventTopic } from '../esp32/devices/device-session';
+import type { SharedDeviceListener } from '../esp32/provider/shared-listener';
 import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
 import { startAssistLink, type AssistLink, type AssistSettings, type HomeAssistantBearer } from './assist-link';
 

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
-import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import { createEsp32ToolProvider } from '../../src/esp32/provider/esp32-tool-provider';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, OTTO_ID, rejection, startListener, startWsRig, waitForEvent, type WsRig } from './helpers';
 

@@ -3,11 +3,11 @@
 // Devices present a token as the firmware does (its OTA token as `Authorization: Bearer`).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SharedDeviceListener } from '../../src/esp32/shared-listener';
+import { SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
 import type { Esp32Listener, Esp32ListenerSettings, ListenerRuntime } from '../../src/esp32/listener';
-import { DeviceSession, type DeviceEvent } from '../../src/esp32/device-session';
-import { IdAllocator } from '../../src/esp32/rpc-client';
-import type { WebSocketDeviceListener } from '../../src/esp32/ws-listener';
+import { DeviceSession, type DeviceEvent } from '../../src/esp32/devices/device-session';
+import { IdAllocator } from '../../src/esp32/devices/rpc-client';
+import type { WebSocketDeviceListener } from '../../src/esp32/carriage/ws-listener';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
 export const LICHUANG_ID = 'a0:b1:c2:d3:e4:f5';

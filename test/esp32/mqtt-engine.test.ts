@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import { createEsp32ToolProvider } from '../../src/esp32/provider/esp32-tool-provider';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice } from '../peers/xiaozhi-device';
 import { until } from '../helpers/wait';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startListener, waitForEvent } from './helpers';

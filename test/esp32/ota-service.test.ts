@@ -1,13 +1,13 @@
-// The OTA answer and the pairing book on their own (src/esp32/ota-service.ts, pairing-book.ts),
+// The OTA answer and the pairing book on their own (src/esp32/ota/ota-service.ts, pairing-book.ts),
 // with a clock the test moves: what the firmware would store from each answer shape (no key over
 // 15 bytes), codes that are one-use, expire after ten minutes, are limited per source address and
 // at most 100 waiting, and a body the firmware's string concatenation broke still read.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OtaService, isFirmwareVersion, isNewerVersion, keysTooLong, type OtaRequest } from '../../src/esp32/ota-service';
-import { CODE_TTL_MS, CODES_PER_SOURCE_PER_MINUTE, PairingBook, type PairingData } from '../../src/esp32/pairing-book';
-import { MACS_PER_SOURCE_PER_MINUTE } from '../../src/esp32/ota-service';
+import { OtaService, isFirmwareVersion, isNewerVersion, keysTooLong, type OtaRequest } from '../../src/esp32/ota/ota-service';
+import { CODE_TTL_MS, CODES_PER_SOURCE_PER_MINUTE, PairingBook, type PairingData } from '../../src/esp32/ota/pairing-book';
+import { MACS_PER_SOURCE_PER_MINUTE } from '../../src/esp32/ota/ota-service';
 
 const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'peers', 'xiaozhi-device', 'fixtures', 'ota-check.json'), 'utf8'));
 const headers = Object.fromEntries((fixture.request.headers as Array<[string, string]>).map(([k, v]) => [k.toLowerCase(), v]));

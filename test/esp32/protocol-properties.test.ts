@@ -5,9 +5,9 @@
 import { directDeviceSession } from './helpers';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DeviceSession } from '../../src/esp32/device-session';
-import { deviceIdFromMqttClientId, deviceTopicFor, macUnderscore, normalizeDeviceId, topicMatcher } from '../../src/esp32/device-id';
-import { IdAllocator } from '../../src/esp32/rpc-client';
+import { DeviceSession } from '../../src/esp32/devices/device-session';
+import { deviceIdFromMqttClientId, deviceTopicFor, macUnderscore, normalizeDeviceId, topicMatcher } from '../../src/esp32/devices/device-id';
+import { IdAllocator } from '../../src/esp32/devices/rpc-client';
 import { FirmwareMcpServer, type FirmwareTool } from '../peers/xiaozhi-device';
 
 const macArb = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 6, maxLength: 6 }).map((b) => b.map((x) => x.toString(16).padStart(2, '0')).join(':'));

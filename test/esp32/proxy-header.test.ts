@@ -3,8 +3,8 @@
 // TCP may deliver them, followed by the first bytes of an MQTT CONNECT that must reach the broker.
 import { strict as assert } from 'node:assert';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { readProxyHeader } from '../../src/esp32/proxy-header';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import { readProxyHeader } from '../../src/esp32/carriage/proxy-header';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
 import { DEVICE_TOKEN, startListener } from './helpers';
 
 const CONNECT_START = Buffer.from([0x10, 0x2a, 0x00, 0x04, 0x4d, 0x51, 0x54, 0x54]); // CONNECT, "MQTT"

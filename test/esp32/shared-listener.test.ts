@@ -3,8 +3,8 @@
 // comparison every transport uses.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { SharedDeviceListener } from '../../src/esp32/shared-listener';
-import { tokenAccepted } from '../../src/esp32/token-check';
+import { SharedDeviceListener } from '../../src/esp32/provider/shared-listener';
+import { tokenAccepted } from '../../src/esp32/devices/token-check';
 import { freePort } from '../peers/free-port';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, OTTO_ID, rejection } from './helpers';

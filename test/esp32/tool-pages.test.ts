@@ -2,7 +2,7 @@
 // every session that receives the same page; a different page is read on its own. The pages are
 // those of the lichuang-dev board as the firmware sends them (the shared xiaozhi fixture).
 import { strict as assert } from 'node:assert';
-import { readToolPage } from '../../src/esp32/tool-pages';
+import { readToolPage } from '../../src/esp32/devices/tool-pages';
 import { lichuangDev } from '../peers/xiaozhi-device';
 import { FirmwareMcpServer } from '../peers/xiaozhi-device/firmware-mcp';
 

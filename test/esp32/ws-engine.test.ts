@@ -1,7 +1,7 @@
 // The WebSocket side of the esp32 engine against the firmware simulator on real sockets.
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { createEsp32ToolProvider } from '../../src/esp32/esp32-tool-provider';
+import { createEsp32ToolProvider } from '../../src/esp32/provider/esp32-tool-provider';
 import { lichuangDev, ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { until } from '../helpers/wait';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, rejection, startWsRig, waitForEvent, type WsRig } from './helpers';

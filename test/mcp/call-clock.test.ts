@@ -3,7 +3,7 @@
 // caller's own controller for the call, it uses that and makes no signal of its own.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { CallClock } from '../../src/mcp/call-clock';
+import { CallClock } from '../../src/mcp/call/call-clock';
 
 describe('CallClock', () => {
   it("aborts with the caller's reason when the caller cancels", () => {

@@ -1,4 +1,4 @@
-// The Streamable HTTP transport's POSTs over node:http (src/mcp/lean-post.ts) against a real
+// The Streamable HTTP transport's POSTs over node:http (src/mcp/transport/lean-post.ts) against a real
 // node:http server, each behaviour compared with what Node's fetch does for the same request:
 // compressed replies, kept-alive connections, an abort in flight, an event stream read as it comes,
 // a refused connection, and requests it leaves to fetch.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { leanFetch } from '../../src/mcp/lean-post';
+import { leanFetch } from '../../src/mcp/transport/lean-post';
 import { freePort } from '../peers/free-port';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;

@@ -3,8 +3,8 @@
 // dropped with a warning, and the device path reads each page leniently through the same code.
 import { directDeviceSession } from '../esp32/helpers';
 import assert from 'node:assert/strict';
-import type { DeviceSession } from '../../src/esp32/device-session';
-import { listAllTools, MAX_PAGES } from '../../src/mcp/list-all-tools';
+import type { DeviceSession } from '../../src/esp32/devices/device-session';
+import { listAllTools, MAX_PAGES } from '../../src/mcp/lenient/list-all-tools';
 import { McpNodeError } from '../../src/errors';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });

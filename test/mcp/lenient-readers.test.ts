@@ -2,8 +2,8 @@
 // result must pass the SDK's own CallToolResult schema, and what cannot be read stays an error.
 import assert from 'node:assert/strict';
 import { specTypeSchemas } from '@modelcontextprotocol/client';
-import { readCallResultLeniently } from '../../src/mcp/lenient-result';
-import { readListLeniently, validate } from '../../src/mcp/lenient-list';
+import { readCallResultLeniently } from '../../src/mcp/lenient/lenient-result';
+import { readListLeniently, validate } from '../../src/mcp/lenient/lenient-list';
 
 const accepted = (v: unknown) => assert.deepEqual(validate(specTypeSchemas.CallToolResult, v), []);
 

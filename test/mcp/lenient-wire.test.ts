@@ -3,9 +3,9 @@
 // resources nodes need nothing more than `takeWireFindings` to get the warnings, which travel with
 // the answer itself).
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport } from '../../src/mcp/sdk';
-import { readResponsesLeniently, takeWireFindings } from '../../src/mcp/lenient-wire';
-import type { ListWarning } from '../../src/mcp/lenient-list';
+import { Client, StreamableHTTPClientTransport } from '../../src/mcp/protocol/sdk';
+import { readResponsesLeniently, takeWireFindings } from '../../src/mcp/lenient/lenient-wire';
+import type { ListWarning } from '../../src/mcp/lenient/lenient-list';
 import { startLenientServer } from '../peers/lenient-server';
 import type { HttpEndpoint } from '../../servers/todo/http-transport';
 

@@ -173,7 +173,7 @@ describe('SDK patches applied by the build', () => {
       });
       const answers: Array<{ unread: boolean; status: number; type: string | null; text: string }> = [];
       const signals: AbortSignal[] = [];
-      const { JsonAnswer } = await import('../../src/server/json-answer');
+      const { JsonAnswer } = await import('../../src/server/http/json-answer');
       const fetch = async (url: string | URL, init?: RequestInit) => {
         const response = await handler.fetch(new Request(url, init));
         const unread = JsonAnswer.unread(response) !== undefined;

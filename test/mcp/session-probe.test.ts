@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
 import { McpSession } from '../../src/mcp/session';
-import type { ProviderState } from '../../src/mcp/tool-provider';
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import type { ProviderState } from '../../src/mcp/call/tool-provider';
+import { sendWebResponse, toWebRequest } from '../../src/server/http/web-bridge';
 import { startEverything, type EverythingServer } from '../peers/everything';
 
 const PROBE_MS = 100;

@@ -1,8 +1,8 @@
 // The cache behind POST /mcp-server/tools (undeployed servers): same settings within the time
 // limit share one listing, expired or different settings list again, failures are not kept.
 import assert from 'node:assert/strict';
-import { SettingsToolCache } from '../../src/mcp/settings-tool-cache';
-import type { ListToolsResult } from '../../src/mcp/tool-provider';
+import { SettingsToolCache } from '../../src/mcp/settings/settings-tool-cache';
+import type { ListToolsResult } from '../../src/mcp/call/tool-provider';
 
 const list = (name: string): ListToolsResult => ({
   tools: [{ name, inputSchema: { type: 'object' } }],

@@ -6,7 +6,7 @@
 // messages (output 2 per status, the result on output 1, msg.input answers, msg.cancel cancels).
 import assert from 'node:assert/strict';
 import { McpSession } from '../../src/mcp/session';
-import type { TaskUpdate } from '../../src/mcp/task-call';
+import type { TaskUpdate } from '../../src/mcp/call/task-call';
 import { startTasksExtensionServer, type TasksExtensionServer } from '../peers/tasks-extension-server';
 import { startRecordingProxy, type RecordingProxy } from '../peers/recording-proxy';
 import { helper, load, nextMessage, nextMessageWithTopic, send, startRuntime, stopRuntime, until } from '../helpers/runtime';

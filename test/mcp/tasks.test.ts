@@ -5,8 +5,8 @@
 // proxy in front of the HTTP server shows what went over the wire.
 import assert from 'node:assert/strict';
 import { McpSession } from '../../src/mcp/session';
-import type { TaskUpdate } from '../../src/mcp/task-call';
-import type { McpServerSettings } from '../../src/mcp/settings';
+import type { TaskUpdate } from '../../src/mcp/call/task-call';
+import type { McpServerSettings } from '../../src/mcp/settings/settings';
 import { everythingStdio, startEverything, type EverythingServer } from '../peers/everything';
 import { startRecordingProxy, type RecordingProxy } from '../peers/recording-proxy';
 import { helper, load, nextMessage, nextMessageWithTopic, send, startRuntime, stopRuntime, until } from '../helpers/runtime';

@@ -19,7 +19,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
 import { gzipSync } from 'node:zlib';
-import { sendWebResponse } from '../../src/server/web-bridge';
+import { sendWebResponse } from '../../src/server/http/web-bridge';
 
 export type HostileMode = 'ok' | 'garbage-json' | 'html' | 'echo-headers';
 

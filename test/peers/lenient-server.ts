@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, Server } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/http/web-bridge';
 import type { HttpEndpoint } from '../../servers/todo/http-transport';
 
 const text = { type: 'object', properties: { text: { type: 'string' } } };

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, WebStandardStreamableHTTPServerTransport, type Tool } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/http/web-bridge';
 
 export interface PaginatedServerOptions {
   /** Number of tools (default 7). */

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-import { sendWebResponse, toWebRequest } from '../../src/server/web-bridge';
+import { sendWebResponse, toWebRequest } from '../../src/server/http/web-bridge';
 
 export interface SeenPost {
   method: string;

@@ -1,8 +1,8 @@
 // The lenient prompts/resources list reader: odd items from servers in the wild are skipped, not
 // fatal; pagination ends on an absent, null or empty cursor; a looping cursor is an error.
 import assert from 'node:assert/strict';
-import { listAllLeniently } from '../../src/mcp/prompt-resource-list';
-import { MAX_PAGES } from '../../src/mcp/list-all-tools';
+import { listAllLeniently } from '../../src/mcp/lenient/prompt-resource-list';
+import { MAX_PAGES } from '../../src/mcp/lenient/list-all-tools';
 import { McpNodeError } from '../../src/errors';
 import { promptText, promptArguments } from '../../src/mcp/prompts-resources';
 

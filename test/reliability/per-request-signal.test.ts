@@ -1,4 +1,4 @@
-// The fetch the MCP HTTP transports use (src/mcp/per-request-signal-fetch.ts): one long-lived
+// The fetch the MCP HTTP transports use (src/mcp/transport/per-request-signal-fetch.ts): one long-lived
 // caller signal, as the SDK's Streamable HTTP transport hands to every request, must end up with
 // one abort listener however many requests ran on it (Node's fetch alone leaves one per request
 // until GC, and warns after 1,500), and aborting it must still abort the requests in flight.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { perRequestSignalFetch } from '../../src/mcp/per-request-signal-fetch';
+import { perRequestSignalFetch } from '../../src/mcp/transport/per-request-signal-fetch';
 
 describe('per-request abort signals for the MCP HTTP transports', () => {
   let server: Server;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { compileTools, validateDeclarations } from '../../src/schema';
 import { resolvePointer } from '../../src/schema/json-pointer';
-import type { Tool } from '../../src/mcp/sdk';
+import type { Tool } from '../../src/mcp/protocol/sdk';
 
 const root = { $defs: { 'a/b': { type: 'string' }, 'm~n': { type: 'number' }, 'sp ace': { type: 'boolean' } }, prefixItems: [{ type: 'null' }] };
 

@@ -2,8 +2,8 @@
 // schema (same $id) any number of times, as refreshed tool lists and several servers do.
 import assert from 'node:assert/strict';
 import { ajvFor, compileArgumentCheck, metaSchemaProblems } from '../../src/schema/json-schema-dialect';
-import { schemaProblems, validateArguments } from '../../src/mcp/argument-validator';
-import { flowToolSettings } from '../../src/server/flow-tool';
+import { schemaProblems, validateArguments } from '../../src/mcp/call/argument-validator';
+import { flowToolSettings } from '../../src/server/flows/flow-tool';
 
 describe('json-schema-dialect: the one Ajv setup', () => {
   it('picks draft-07 for a declared draft-07 schema or tuple items, 2020-12 otherwise', () => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice, XiaozhiWsDevice } from '../peers/xiaozhi-device';
 import { helper, load, startRuntime, stopRuntime } from '../helpers/runtime';
 import { LICHUANG_ID, OTTO_ID, rejection, startListener, startWsRig, waitForEvent } from '../esp32/helpers';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
 
 describe('security: a token bound to a MAC serves that device only', () => {
   const bound = [`${OTTO_ID}=otto-own-token`, `${LICHUANG_ID}=lichuang-own-token`];

@@ -4,8 +4,8 @@
 // and the refusals are logged a line per kind per 10 s, the rest counted.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
-import { MAX_PENDING_CONNECTIONS, MAX_PENDING_PER_SOURCE } from '../../src/esp32/pending-connections';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
+import { MAX_PENDING_CONNECTIONS, MAX_PENDING_PER_SOURCE } from '../../src/esp32/carriage/pending-connections';
 import { ottoRobot, XiaozhiMqttDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, OTTO_ID, startListener, waitForEvent } from '../esp32/helpers';
 

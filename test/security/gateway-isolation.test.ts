@@ -2,7 +2,7 @@
 // receives nothing of another device's MCP traffic, a device publishing to another's topic does not
 // reach it, and nothing is retained or queued for later (a device that leaves leaves nothing).
 import assert from 'node:assert/strict';
-import type { MqttGatewayListener } from '../../src/esp32/mqtt-gateway-listener';
+import type { MqttGatewayListener } from '../../src/esp32/carriage/mqtt-gateway-listener';
 import { lichuangDev, ottoRobot, XiaozhiMqttDevice } from '../peers/xiaozhi-device';
 import { DEVICE_TOKEN, LICHUANG_ID, OTTO_ID, startListener, waitForEvent } from '../esp32/helpers';
 

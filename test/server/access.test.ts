@@ -1,7 +1,7 @@
 // The access rules that need no runtime: which addresses count as the local network (an anonymous
 // endpoint serves only those), and token matching.
 import assert from 'node:assert/strict';
-import { isLocalNetworkAddress, tokenMatcher } from '../../src/server/access';
+import { isLocalNetworkAddress, tokenMatcher } from '../../src/server/http/access';
 
 describe('endpoint access rules', () => {
   it('treats loopback, private, link-local and ULA addresses as local, everything else as remote', () => {

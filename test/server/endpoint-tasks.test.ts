@@ -12,7 +12,7 @@ import { helper } from '../helpers/runtime';
 import { waitFor } from '../helpers/wait';
 import { baseUrl, connect, disconnect, heldCalls, loadFlow, pendingCount, startEndpointRuntime, stopEndpointRuntime, textOf, type FlowNode } from './harness';
 import { McpSession } from '../../src/mcp/session';
-import type { TaskUpdate } from '../../src/mcp/task-call';
+import type { TaskUpdate } from '../../src/mcp/call/task-call';
 
 const TOKEN = 'tok-tasks-9d1f';
 

@@ -1,8 +1,8 @@
-// The SDK's JSON answers are made as JsonAnswer in the build (src/server/json-answer.ts): a Response
+// The SDK's JSON answers are made as JsonAnswer in the build (src/server/http/json-answer.ts): a Response
 // whose text the endpoint writes as it is. To anyone else it must be the Response that
 // `Response.json()` would have made, read any way a Response can be read.
 import assert from 'node:assert/strict';
-import { JsonAnswer, jsonAnswer } from '../../src/server/json-answer';
+import { JsonAnswer, jsonAnswer } from '../../src/server/http/json-answer';
 
 describe('JsonAnswer', () => {
   const message = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'grüße' }] } };

@@ -1,8 +1,8 @@
-// The endpoint's Request is a head only (src/server/request-head.ts): method, URL, headers and signal
+// The endpoint's Request is a head only (src/server/http/request-head.ts): method, URL, headers and signal
 // without undici's constructor. It must still be a Request to whoever holds it: everything else a
 // Request has answers as a real one would, made on first use.
 import assert from 'node:assert/strict';
-import { RequestHead } from '../../src/server/request-head';
+import { RequestHead } from '../../src/server/http/request-head';
 
 describe('RequestHead', () => {
   const make = () => {

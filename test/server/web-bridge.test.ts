@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendWebResponse, toWebRequest, type WebRequestOptions } from '../../src/server/web-bridge';
-import { jsonAnswer } from '../../src/server/json-answer';
+import { sendWebResponse, toWebRequest, type WebRequestOptions } from '../../src/server/http/web-bridge';
+import { jsonAnswer } from '../../src/server/http/json-answer';
 
 function serve(options: WebRequestOptions, parseFirst: boolean, handle: (r: Request) => Promise<Response>): Promise<Server> {
   const server = createServer((req: IncomingMessage & { body?: unknown }, res) => {

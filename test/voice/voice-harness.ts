@@ -1,5 +1,5 @@
 // Engine-level servers for the voice specs, built only from the voice engine (the real listener
-// wiring is src/esp32/ws-listener.ts and mqtt-audio.ts, tested in listener-node.test.ts): it answers the device hello with downlink audio_params, creates one
+// wiring is src/esp32/carriage/ws-listener.ts and mqtt-audio.ts, tested in listener-node.test.ts): it answers the device hello with downlink audio_params, creates one
 // Conversation per audio channel and moves frames between the transport and the conversation.
 // Over WebSocket: binary frames in the device's protocol version. Over MQTT: an in-process aedes
 // broker (the device subscribes to its topic) plus the UDP audio server.

@@ -2,7 +2,7 @@
 // routes POST mcp-server/test and POST mcp-server/tools expect it: every declared setting, plus a
 // token or secret entries typed before a deploy. The names come from the one declaration.
 import { PASSWORD_PLACEHOLDER } from '../secret-destinations';
-import { SERVER_SETTING_NAMES, type DialogServer } from '../../../src/mcp/server-settings-declaration';
+import { SERVER_SETTING_NAMES, type DialogServer } from '../../../src/mcp/settings/server-settings-declaration';
 import { parseObject } from './requests';
 
 export type { DialogServer };

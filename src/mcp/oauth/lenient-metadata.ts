@@ -7,7 +7,7 @@
 // else changes: a complete document passes through untouched, so the SDK's own checks still apply.
 // Only a path is completed: a scheme-relative value (`//host/token`) names another host, and is
 // left as it is, for the SDK to refuse. The document is read up to 1 MB (./../reply-limit.ts).
-import { ReplyTooLargeError, boundedText } from '../reply-limit';
+import { ReplyTooLargeError, boundedText } from '../transport/reply-limit';
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { get as httpsGet } from 'node:https';
 import { freePort } from '../free-port';
 import { protectedMcp, type ProtectedMcp } from './protected-mcp';
-import { sendWebResponse, toWebRequest } from '../../../src/server/web-bridge';
+import { sendWebResponse, toWebRequest } from '../../../src/server/http/web-bridge';
 
 export interface CimdOAuthServer {
   issuer: string;
