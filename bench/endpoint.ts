@@ -10,7 +10,7 @@
 // BENCH_CPU_PROF=<folder>: Node-RED writes a V8 CPU profile there when it stops.
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
+import { startNodeRed } from '../test/helpers/node-red';
 
 import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
@@ -35,11 +35,10 @@ async function main() {
   const bare = await forkServer(join(__dirname, 'endpoint-bare-server.ts'), { BENCH_TOKEN: TOKEN });
   const runtimeFolder = process.env.BENCH_NODE_RED ? resolve(process.env.BENCH_NODE_RED) : undefined;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const nodeRed = await startNodeRed(resolve(__dirname, '..'), {
-    runtime: runtimeFolder ? { folder: runtimeFolder, node: join(runtimeFolder, 'node_modules', '.bin', 'node') } : undefined,
-    nodeArgs: profile,
+  const nodeRed = await startNodeRed({
+    installed: { runtime: runtimeFolder ? { folder: runtimeFolder, node: join(runtimeFolder, 'node_modules', '.bin', 'node') } : undefined, nodeArgs: profile },
   });
-  await deployFlows(nodeRed, [
+  await nodeRed.deploy([
     { id: 'bench', type: 'tab', label: 'bench' },
     { id: 'ep', type: 'mcp-endpoint', path: '/mcp', credentials: { tokens: TOKEN } },
     { id: 'in-echo', type: 'mcp-tool-in', z: 'bench', endpoint: 'ep', name: 'echo', inputSchema: schema, wires: [['out']] },
@@ -47,7 +46,7 @@ async function main() {
   ]);
   const viaBare = await clientFor(bare.url, TOKEN);
   // The endpoint answers once the deploy has started its flow.
-  const viaFlow = await retrying(() => clientFor(`${nodeRed.url.replace(/\/$/, '')}/mcp`, TOKEN));
+  const viaFlow = await retrying(() => clientFor(`${nodeRed.url}/mcp`, TOKEN));
   for (const call of [viaBare, viaFlow]) await sequential(call, 100); // warm-up: JIT, sockets, schema compile
 
   const seq = { bare: [] as number[], flow: [] as number[] };

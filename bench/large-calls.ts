@@ -3,7 +3,7 @@
 // mcp-tool-out); twenty 4 MiB tools/call requests arrive at once while a probe asks the editor for
 // /settings every 20 ms. Prints the editor's latency idle and under the burst, and the ratio.
 // (Before large requests were worked on two at a time, the editor waited up to 2.4–3 s.)
-import { startNodeRed } from '../test/examples/node-red-process';
+import { startNodeRed } from '../test/helpers/node-red';
 
 const TOKEN = 'large-calls-token';
 const CALLS = Number(process.env.BENCH_CALLS ?? 20);

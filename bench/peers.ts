@@ -23,7 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { deployFlows, startNodeRed } from '../test/browser/node-red-process';
+import { startNodeRed } from '../test/helpers/node-red';
 import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
 
@@ -93,10 +93,12 @@ async function main() {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
   // BENCH_NODE_RED=<folder>: another Node-RED (and the Node beside it), e.g. .tools/nr5 (Node 24 + Node-RED 5, the add-on's).
   const runtimeFolder = process.env.BENCH_NODE_RED ? resolve(process.env.BENCH_NODE_RED) : undefined;
-  const nodeRed = await startNodeRed(resolve(__dirname, '..'), {
-    runtime: runtimeFolder ? { folder: runtimeFolder, node: join(runtimeFolder, 'node_modules', '.bin', 'node') } : undefined,
-    extraPackages: peerFolder ? { 'node-red-contrib-mcp': peerFolder } : {},
-    nodeArgs: profile,
+  const nodeRed = await startNodeRed({
+    installed: {
+      runtime: runtimeFolder ? { folder: runtimeFolder, node: join(runtimeFolder, 'node_modules', '.bin', 'node') } : undefined,
+      extraPackages: peerFolder ? { 'node-red-contrib-mcp': peerFolder } : {},
+      nodeArgs: profile,
+    },
   });
   const closers: Array<() => unknown> = [() => nodeRed.stop(), () => server.close()];
   try {
@@ -129,8 +131,8 @@ async function main() {
         { id: 'peer-out', type: 'http response', z, wires: [] },
       );
     }
-    await deployFlows(nodeRed, flows);
-    const base = nodeRed.url.replace(/\/$/, '');
+    await nodeRed.deploy(flows);
+    const base = nodeRed.url;
 
     const v2 = new Client({ name: 'bench-bare-v2', version: '1' });
     await v2.connect(new StreamableHTTPClientTransport(new URL(server.url)));

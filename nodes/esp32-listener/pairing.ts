@@ -12,6 +12,7 @@ import { claimOtaAddress, underNodeRoot } from './ota-route';
 import { FIRMWARE_PATH } from '../../src/esp32/ota/ota-http';
 import { isFirmwareVersion } from '../../src/esp32/ota/ota-service';
 import { isAbsolute, resolve } from 'node:path';
+import { textSetting } from '../../src/settings-values';
 
 const FILE_NAME = 'mcp-gemini-paired-devices.json';
 
@@ -89,8 +90,7 @@ export function connectPairing(book: PairingBook, devices: SharedDeviceListener,
  * board name it is for. A version the firmware cannot compare would crash devices: it is refused.
  */
 function firmwareOffer(RED: RED, def: NodeDef, warn: (m: string) => void): { board: string; version: string; file: string } | undefined {
-  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-  const [file, version, board] = [text(def.firmwareFile), text(def.firmwareVersion), text(def.firmwareBoard)];
+  const [file, version, board] = [textSetting(def.firmwareFile), textSetting(def.firmwareVersion), textSetting(def.firmwareBoard)];
   if (!file) return undefined;
   if (!version || !board || !isFirmwareVersion(version)) {
     warn('Offer firmware: set the board name and a version of numbers and dots only (e.g. 2.5.0); a device aborts on any other; nothing is offered');

@@ -33,7 +33,7 @@ export = function (RED: RED) {
     // Each rename is said once, so a flow written for older tool names shows what it now calls.
     const renamesSaid = new Set<string>();
     // A server's requests for input, each waiting for the flow's msg.input answer.
-    const inputs = new InputWaits((numberSetting(settings.inputTimeout, 300) ?? 300) * 1000);
+    const inputs = new InputWaits((numberSetting(settings.inputTimeout, SETTINGS.inputTimeout.value) ?? SETTINGS.inputTimeout.value) * 1000);
     // Nothing wired to output 2: input requests are declined at once (./unwired-input.ts).
     const unwired = unwiredInput(node, t);
 

@@ -2,7 +2,7 @@
 // (defaults applied, numbers parsed, `${VAR:-default}` expanded) into one typed shape. Throws a
 // plain Error naming the bad setting; the node shows it as the status of every user.
 import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
-import { lines } from '../settings-values';
+import { lines, textSetting } from '../settings-values';
 import { normalizeDeviceId } from './devices/device-id';
 import type { Esp32Transport } from './devices/device-session';
 import { DEFAULT_BIND, DEFAULT_GATEWAY_PORT, DEFAULT_PATH, type Esp32ListenerSettings, type VoiceMode } from './listener';
@@ -38,7 +38,7 @@ export interface ListenerCredentials {
 }
 
 export function parseListenerSettings(raw: RawListenerConfig, creds: ListenerCredentials = {}, env: EnvLookup = processEnvLookup): Esp32ListenerSettings {
-  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : typeof v === 'number' ? String(v) : '');
+  const str = (v: unknown) => textSetting(v, env);
   const transport = (str(raw.transport) || LISTENER_SETTINGS.transport.value) as Esp32Transport;
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
   const voice = (str(raw.voice) || LISTENER_SETTINGS.voice.value) as VoiceMode;

@@ -1,7 +1,7 @@
 // The gemini-agent settings as the loop needs them, parsed once for the node and for the dialog's
 // Test route alike (defaults applied, `${VAR}` expanded through the lookup the caller gives).
-import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
-import { numberSetting } from '../settings-values';
+import { processEnvLookup, type EnvLookup } from '../env-expand';
+import { numberSetting, textSetting } from '../settings-values';
 import { DEFAULT_API_VERSION, DEFAULT_MODEL } from './client';
 import { DEFAULT_HISTORY_TURNS } from './memory';
 import type { FunctionCallingMode } from './types';
@@ -32,7 +32,7 @@ export interface AgentSettings {
 }
 
 export function parseAgentSettings(def: Record<string, unknown>, env: EnvLookup = processEnvLookup): AgentSettings {
-  const text = (v: unknown) => expandEnv(String(v ?? ''), env).trim();
+  const text = (v: unknown) => textSetting(v, env);
   const mode = String(def.functionCalling ?? '').toUpperCase() as FunctionCallingMode;
   // The dialog offers only these; anything else in a hand-written flow leaves the model's own level.
   const level = text(def.thinkingLevel).toUpperCase() as ThinkingLevelName;

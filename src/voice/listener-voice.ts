@@ -6,7 +6,7 @@
 // when a session opens, so a server that came up later is included), resumed across connections,
 // and every transcript and tool call becomes an event. "assist": each turn runs through the Home
 // Assistant Assist pipeline reached with the bearer the node hands over (assist-link.ts).
-import { expandEnv, processEnvLookup, type EnvLookup } from '../env-expand';
+import { processEnvLookup, type EnvLookup } from '../env-expand';
 import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
 import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
 import { buildCatalog, type ServerRow, type ServerSource } from '../gemini/tool-catalog';
@@ -15,6 +15,7 @@ import type { DeviceEventTopic } from '../esp32/devices/device-session';
 import type { SharedDeviceListener } from '../esp32/provider/shared-listener';
 import { VoiceHub, type VoiceDevice, type VoiceMode } from './voice-hub';
 import { startAssistLink, type AssistLink, type AssistSettings, type HomeAssistantBearer } from './assist-link';
+import { textSetting } from '../settings-values';
 
 export type { AssistSettings } from './assist-link';
 
@@ -68,7 +69,7 @@ export interface ListenerVoice {
 /** The `assist` setting of flow JSON, `${VAR}` expanded. */
 export function parseAssistSettings(raw: unknown, env: EnvLookup = processEnvLookup): AssistSettings {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  const str = (v: unknown) => textSetting(v, env);
   const server = str(r.server);
   if (!server) throw new Error('voice "assist" needs a Home Assistant server: pick the mcp-server whose URL is Home Assistant\'s');
   return { server, pipeline: str(r.pipeline) || undefined, language: str(r.language) || undefined, continue: r.continue !== false && r.continue !== 'false' };
@@ -155,7 +156,7 @@ export function createListenerVoice(o: ListenerVoiceOptions): ListenerVoice {
 /** The `live` setting of flow JSON, `${VAR}` expanded; blank model = the default Live model. */
 export function parseLiveSettings(raw: unknown, env: EnvLookup = processEnvLookup): LiveSettings {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  const str = (v: unknown) => textSetting(v, env);
   return {
     model: str(r.model) || DEFAULT_LIVE_MODEL,
     voice: str(r.voice) || undefined,

@@ -25,7 +25,7 @@ import {
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('agent-editor');
@@ -50,7 +50,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     skipWithoutChromium(this, 'agent editor browser test');
     ha = await startHomeAssistant({ assist: true });
     fake = await startFakeGemini({ apiKey: API_KEY });
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     await deployFlow();
     editor = await launchEditorOn(nodeRed, 'agent-editor', ['agent1', 'esp1']);
     page = editor.page;
@@ -112,7 +112,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       { id: 'tab2', type: 'tab', label: 'Elsewhere' },
       { id: 'other-ha', type: 'mcp-server', z: 'tab2', name: 'Other tab HA', transport: 'http', url: ha!.url },
     ];
-    await deployFlows(nodeRed!, flows);
+    await nodeRed!.deploy(flows);
   }
 
   const openEditor = (nodeId: string) => openNodeDialog(page, nodeId);
@@ -297,12 +297,12 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   });
 
   it('esp32-listener: shows the connected device and its tool count', async () => {
-    const wsUrl = nodeRed!.url.replace(/^http/, 'ws') + 'xiaozhi/v1/';
+    const wsUrl = nodeRed!.url.replace(/^http/, 'ws') + '/xiaozhi/v1/';
     device = await XiaozhiWsDevice.connect({ url: wsUrl, deviceId: DEVICE_ID, token: DEVICE_TOKEN, fixture: ottoRobot() });
     // Wait until the listener has listed the device's tools (its admin route says so).
     let listed: any;
     for (let i = 0; i < 200; i++) {
-      listed = await fetch(`${nodeRed!.url}esp32-listener/lst1/devices`).then((r) => r.json());
+      listed = await fetch(`${nodeRed!.url}/esp32-listener/lst1/devices`).then((r) => r.json());
       if (listed.devices?.[0]?.toolCount > 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -382,6 +382,6 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   });
 
   it('raised no script errors in the editor page', () => {
-    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log.join('\n')}`);
   });
 });

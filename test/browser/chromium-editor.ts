@@ -80,7 +80,7 @@ export async function launchEditor(
  * has reached the editor (`nodeIds` are nodes the spec deployed). A failed spec's screenshot comes
  * with the end of Node-RED's log.
  */
-export async function launchEditorOn(nodeRed: { url: string; log(): string }, tag: string, nodeIds: string[] = []): Promise<EditorBrowser> {
+export async function launchEditorOn(nodeRed: { url: string; log: string[] }, tag: string, nodeIds: string[] = []): Promise<EditorBrowser> {
   const editor = await launchEditor(nodeRed.url, {
     tag,
     viewport: { width: 1280, height: 900 },
@@ -92,7 +92,7 @@ export async function launchEditorOn(nodeRed: { url: string; log(): string }, ta
   return {
     ...editor,
     screenshotIfFailed: (test, extra) =>
-      editor.screenshotIfFailed(test, () => `    Node-RED log:\n${nodeRed.log().slice(-3000)}${extra ? `\n${extra()}` : ''}`),
+      editor.screenshotIfFailed(test, () => `    Node-RED log:\n${nodeRed.log.join('\n').slice(-3000)}${extra ? `\n${extra()}` : ''}`),
   };
 }
 

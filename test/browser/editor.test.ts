@@ -23,7 +23,7 @@ import {
   cancelNodeDialog,
 } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
 
 const screenshotDir = screenshotFolder('editor');
@@ -58,7 +58,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   before(async function () {
     skipWithoutChromium(this, 'editor browser test');
     ha = await startHomeAssistant();
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     editor = await launchEditor(nodeRed.url, {
       tag: 'editor',
       viewport: { width: 1280, height: 800 },
@@ -459,7 +459,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       });
       return id;
     });
-    const cred = await fetch(`${nodeRed!.url}credentials/mcp-server/${remoteId}`).then((r) => r.json());
+    const cred = await fetch(`${nodeRed!.url}/credentials/mcp-server/${remoteId}`).then((r) => r.json());
     // The secret header too; the editor gets its name back, never its value.
     // (the OAuth credentials, empty here, are listed too)
     assert.equal(cred.has_token, true);
@@ -697,6 +697,6 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   });
 
   it('raised no script errors in the editor page', () => {
-    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log.join('\n')}`);
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { editorSuiteHooks, launchEditor, repoRoot, skipWithoutChromium, type EditorBrowser } from './chromium-editor';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -29,7 +29,7 @@ describe('examples at 1280×800 in the editor (Chromium, real Node-RED)', functi
 
   before(async function () {
     skipWithoutChromium(this, 'example layout browser test');
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     editor = await launchEditor(nodeRed.url, {
       tag: 'examples-layout',
       viewport: { width: 1280, height: 800 },

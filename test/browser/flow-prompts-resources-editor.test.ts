@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog, saveNodeDialog } from './chromium-editor';
-import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -23,7 +23,7 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
 
   before(async function () {
     skipWithoutChromium(this, 'prompt-in/resource-in dialog browser test');
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     const flows = [
       { id: 'tab1', type: 'tab', label: 'Served' },
       { id: 'ep', type: 'mcp-endpoint', name: 'house', path: '/mcp', credentials: { tokens: TOKEN } },
@@ -45,7 +45,7 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
       { id: 'rout', type: 'mcp-resource-out', z: 'tab1', x: 580, y: 160 },
       { id: 'tin', type: 'mcp-tool-in', z: 'tab1', x: 160, y: 240, endpoint: 'ep', name: 'book', wires: [[]] },
     ];
-    await deployFlows(nodeRed, flows);
+    await nodeRed.deploy(flows);
     editor = await launchEditorOn(nodeRed, 'served-dialogs', ['pin', 'rin', 'tin']);
     page = editor.page;
   });
@@ -113,7 +113,7 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
     for (let attempt = 0; ; attempt++) {
       try {
         await client.connect(
-          new StreamableHTTPClientTransport(new URL('mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+          new StreamableHTTPClientTransport(new URL('/mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
         );
         break;
       } catch (err) {
@@ -150,7 +150,7 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
       versionNegotiation: { mode: 'legacy' },
       supportedProtocolVersions: ['2025-11-25'],
     } as never);
-    await legacy.connect(new StreamableHTTPClientTransport(new URL('mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await legacy.connect(new StreamableHTTPClientTransport(new URL('/mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
     try {
       const { tools } = await legacy.listTools();
       assert.deepEqual((tools.find((t) => t.name === 'book') as { execution?: unknown })?.execution, { taskSupport: 'optional' });

@@ -19,7 +19,7 @@ import {
 } from './chromium-editor';
 import { HA_GENERATIONS, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { SUPERVISOR_MCP_URL, startSupervisor, type SupervisorStandIn } from '../peers/home-assistant/supervisor';
-import { startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { ensureTestTools } from '../helpers/test-tools';
 import { stepByStep } from '../helpers/step-by-step';
 
@@ -47,8 +47,8 @@ function describePreset(generation: HaGeneration) {
       ensureTestTools(); // Node 24 + Node-RED 5 in .tools/nr5
       ha = await startHomeAssistant({ generation });
       supervisor = await startSupervisor({ token: supervisorToken, haUrl: ha.url, haToken: ha.token });
-      nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot, {
-        runtime: { folder: NR5, node: join(NR5, 'node_modules', '.bin', 'node') },
+      nodeRed = await startNodeRed({
+        installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot, runtime: { folder: NR5, node: join(NR5, 'node_modules', '.bin', 'node') } },
         env: { NODE_USE_ENV_PROXY: '1', HTTP_PROXY: supervisor.proxyUrl, NO_PROXY: '127.0.0.1,localhost', SUPERVISOR_TOKEN: supervisorToken },
       });
       editor = await launchEditorOn(nodeRed, 'ha-addon');
@@ -108,7 +108,7 @@ function describePreset(generation: HaGeneration) {
       let res: Response;
       let body: { tools?: Array<{ name: string }>; error?: string } = {};
       for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-        res = await fetch(`${nodeRed!.url}mcp-server/${id}/tools`);
+        res = await fetch(`${nodeRed!.url}/mcp-server/${id}/tools`);
         body = (await res.json()) as typeof body;
         if (res.status !== 404 || Date.now() - started > 20000) break;
       }
@@ -120,7 +120,7 @@ function describePreset(generation: HaGeneration) {
       );
       assert.ok(supervisor!.forwarded > before, 'the deployed server went through the Supervisor');
       assert.deepEqual(supervisor!.refused, []);
-      const flows = await (await fetch(`${nodeRed!.url}flows`)).text();
+      const flows = await (await fetch(`${nodeRed!.url}/flows`)).text();
       assert.doesNotMatch(flows, new RegExp(supervisorToken));
       assert.doesNotMatch(await page.content(), new RegExp(supervisorToken));
     });

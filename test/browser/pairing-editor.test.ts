@@ -15,7 +15,7 @@ import {
   skipWithoutChromium,
   type EditorBrowser,
 } from './chromium-editor';
-import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { OtaDevice } from '../peers/xiaozhi-device';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -32,16 +32,16 @@ describe('esp32-listener dialog: pairing a stock device by its spoken code (Chro
 
   before(async function () {
     skipWithoutChromium(this, 'pairing editor browser test');
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     const flows = [
       { id: 'tab1', type: 'tab', label: 'Devices' },
       { id: 'L', type: 'esp32-listener', name: 'Home devices', transport: 'websocket', path: '/xiaozhi/v1/', answerOta: true },
       { id: 'in1', type: 'esp32-mcp-in', z: 'tab1', x: 200, y: 80, listener: 'L', events: '', wires: [[]] },
     ];
-    await deployFlows(nodeRed, flows);
+    await nodeRed.deploy(flows);
     // The device's first check: it waits with a code (the listener answers once its flow started).
     for (const started = Date.now(); !code; await new Promise((r) => setTimeout(r, 100))) {
-      const { json } = await device.check(`${nodeRed.url}xiaozhi/ota/`);
+      const { json } = await device.check(`${nodeRed.url}/xiaozhi/ota/`);
       code = json?.activation?.code ?? '';
       if (Date.now() - started > 20000) throw new Error('the device never got a code');
     }
@@ -68,7 +68,7 @@ describe('esp32-listener dialog: pairing a stock device by its spoken code (Chro
     await page.click('#esp32-listener-pair');
     await page.locator('.esp32-listener-paired[data-device="d8:3b:da:4e:21:7c"]').waitFor();
     assert.equal(await waiting.count(), 0);
-    const { json } = await device.check(`${nodeRed!.url}xiaozhi/ota/`);
+    const { json } = await device.check(`${nodeRed!.url}/xiaozhi/ota/`);
     assert.equal(json?.activation, undefined);
     assert.ok(String(json?.websocket?.token).length >= 32, 'its own token at the next check');
   });
@@ -76,7 +76,7 @@ describe('esp32-listener dialog: pairing a stock device by its spoken code (Chro
   it('Unpair takes the device back: its next check gets a code again', async () => {
     await page.locator('.esp32-listener-paired[data-device="d8:3b:da:4e:21:7c"] .esp32-listener-unpair').click();
     await page.locator('#esp32-listener-pair-result', { hasText: 'Unpaired d8:3b:da:4e:21:7c' }).waitFor();
-    const { json } = await device.check(`${nodeRed!.url}xiaozhi/ota/`);
+    const { json } = await device.check(`${nodeRed!.url}/xiaozhi/ota/`);
     assert.match(json?.activation?.code, /^\d{6}$/);
     assert.equal(json?.websocket?.token, '');
   });

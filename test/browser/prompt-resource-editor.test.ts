@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog, saveNodeDialog } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
@@ -23,7 +23,7 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
   before(async function () {
     skipWithoutChromium(this, 'prompt/resource editor browser test');
     ha = await startHomeAssistant();
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     const flows = [
       { id: 'tab1', type: 'tab', label: 'Prompts' },
       { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: ha.url, credentials: { token: ha.token } },
@@ -31,7 +31,7 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
       { id: 'resource1', type: 'mcp-resource', z: 'tab1', x: 200, y: 160, server: 'ha', operation: 'read', uri: '', wires: [[]] },
       { id: 'agent1', type: 'gemini-agent', z: 'tab1', x: 200, y: 240, model: 'gemini-3.5-flash', servers: [{ server: 'ha' }], wires: [[], [], []] },
     ];
-    await deployFlows(nodeRed, flows);
+    await nodeRed.deploy(flows);
     editor = await launchEditorOn(nodeRed, 'prompt-editor', ['agent1']);
     page = editor.page;
   });
@@ -96,6 +96,6 @@ describe('mcp-prompt, mcp-resource and gemini-agent prompt/approval fields in Ch
       approvalTimeout: '60',
       outputs: 3,
     });
-    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log()}`);
+    assert.deepEqual(editor!.pageErrors, [], `editor page errors; Node-RED log:\n${nodeRed?.log.join('\n')}`);
   });
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { deployFlows, startNodeRed, type NodeRedProcess } from './node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -26,7 +26,7 @@ describe('tool names across Home Assistant generations in the editor (Chromium, 
       await startHomeAssistant({ generation: '2026.10', apis: ['assist', 'management'] }),
     ];
     has.push(older, today, merged);
-    nodeRed = await startNodeRed(process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot);
+    nodeRed = await startNodeRed({ installed: { packageDir: process.env.EDITOR_TEST_PACKAGE_DIR || repoRoot } });
     const server = (id: string, name: string, ha: HomeAssistantStandIn) => ({
       id,
       type: 'mcp-server',
@@ -55,7 +55,7 @@ describe('tool names across Home Assistant generations in the editor (Chromium, 
       call('callMerged', 'merged', 'HassTurnOn', 240),
       { id: 'agent1', type: 'gemini-agent', z: 'tab1', x: 420, y: 80, model: 'gemini-3.5-flash', servers: [{ server: 'today' }], wires: [[], [], []] },
     ];
-    await deployFlows(nodeRed, flows);
+    await nodeRed.deploy(flows);
     editor = await launchEditorOn(nodeRed, 'tool-names-editor', ['agent1']);
     page = editor.page;
   });

@@ -4,7 +4,7 @@
 // in every other text setting (Node-RED itself replaces only a value that is nothing but ${VAR}).
 // Each test pairs the device it made wait, so none depends on the other's order.
 import assert from 'node:assert/strict';
-import { startNodeRed, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 
 describe('esp32-listener: its status and its settings, as a user sees them', function () {
   this.timeout(60_000);

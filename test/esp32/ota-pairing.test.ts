@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../peers/free-port';
 import { OtaDevice, XiaozhiMqttDevice, XiaozhiWsDevice, ottoRobot } from '../peers/xiaozhi-device';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 
 const MAC = 'd8:3b:da:4e:21:7c';
 const OTHER = 'aa:bb:cc:00:11:22';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { XiaozhiWsDevice, lichuangDev } from '../peers/xiaozhi-device';
-import { EXAMPLES_DIR, readExample, startNodeRed, withTabCredentials, type FlowNode, type NodeRedProcess } from './node-red-process';
+import { EXAMPLES_DIR, readExample, startNodeRed, withTabCredentials, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

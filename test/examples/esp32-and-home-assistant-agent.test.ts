@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { reply } from '../peers/fake-gemini';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
 import type { XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 import { dialInDevice, startServicePeers, withDeviceToken, type ServicePeers } from './service-peers';
 
 for (const generation of HA_GENERATIONS) describeExample(generation);

@@ -4,7 +4,7 @@
 // the comment says, through the OTA address and its spoken code.
 import assert from 'node:assert/strict';
 import { OtaDevice, XiaozhiWsDevice, ottoRobot } from '../peers/xiaozhi-device';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 import { dialInDevice, OTTO_ID, withDeviceToken } from './service-peers';
 
 describe('examples: esp32-device-tools.json', function () {

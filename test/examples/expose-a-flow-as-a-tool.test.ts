@@ -2,7 +2,7 @@
 // `npm start` starts it), then called over HTTP by the stock @modelcontextprotocol/client.
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from '../helpers/node-red';
 
 describe('examples: expose-a-flow-as-a-tool.json', function () {
   this.timeout(120_000);

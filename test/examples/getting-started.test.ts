@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from '../helpers/wait';
-import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { EXAMPLES_DIR, PACKAGE_NAME, readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 
 const home = require('../../scripts/node-red-home.cjs');
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { reply } from '../peers/fake-gemini';
-import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from '../helpers/node-red';
 import { startServicePeers, type ServicePeers } from './service-peers';
 
 describe('examples: home-as-object-graph.json', function () {

@@ -3,7 +3,7 @@
 // generation: the example names today's tools (`intent__HassTurnOn`) and works on older installs too.
 import assert from 'node:assert/strict';
 import { HA_GENERATIONS, haToolName, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 
 for (const generation of HA_GENERATIONS) describeExample(generation);
 

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../peers/fake-gemini';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 import { startServicePeers, type ServicePeers } from './service-peers';
 import { seededTodoFolder } from '../todo/seeded-folder';
 

@@ -4,7 +4,7 @@
 import { startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { ottoRobot, XiaozhiWsDevice } from '../peers/xiaozhi-device';
-import { assertCleanDeploy, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from './node-red-process';
+import { assertCleanDeploy, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 
 export const OTTO_ID = 'd8:3b:da:4e:21:7c';
 

@@ -6,7 +6,7 @@
 // and HA_URL/HA_TOKEN set on its tab, and its Home Assistant server lists the stand-in's tools.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { EXAMPLES_DIR, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from './node-red-process';
+import { EXAMPLES_DIR, readExample, startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 
 const readsHaUrl = readdirSync(EXAMPLES_DIR)

@@ -7,7 +7,7 @@ import { skipBecause } from '../helpers/skip';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeGemini, type FakeGemini, type RecordedRequest } from '../peers/fake-gemini';
-import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 import { seededTodoFolder } from '../todo/seeded-folder';
 
 const { ROOT } = require('../../scripts/node-red-home.cjs');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { reply, ANSWER_PCM } from '../peers/fake-gemini';
 import { lichuangDev, XiaozhiMqttDevice, XiaozhiWsDevice, DeviceVoice } from '../peers/xiaozhi-device';
 import { freePort } from '../peers/free-port';
-import { readExample, startNodeRed, assertCleanDeploy, type FlowNode, type NodeRedProcess } from './node-red-process';
+import { readExample, startNodeRed, assertCleanDeploy, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { startServicePeers, type ServicePeers } from './service-peers';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
 import { waitFor } from '../helpers/wait';

@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { attachNodeRed, type NodeRedProcess } from '../examples/node-red-process';
+import { attachNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { freePort } from '../peers/free-port';
 
 export const ROOT = join(__dirname, '..', '..');

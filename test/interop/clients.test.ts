@@ -4,7 +4,7 @@
 // the MCP Inspector CLI and Gemini CLI (pinned in test/tools.json), each passing the bearer header
 // a user configures, and each meeting the same 401 without it.
 import assert from 'node:assert/strict';
-import { readExample, startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { readExample, startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { skipBecause } from '../helpers/skip';
 import { geminiMcpList, inspector, interopMissing, interopVersions } from './clients';
 

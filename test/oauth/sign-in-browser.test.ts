@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchEditor, skipWithoutChromium, type EditorBrowser } from '../browser/chromium-editor';
-import { startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { HA_GENERATIONS, haToolName, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { HA_USER, HaIndieAuth } from '../peers/oauth/ha-indieauth';
 import { OAUTH_TOOLS } from '../peers/oauth/protected-mcp';
@@ -72,7 +72,7 @@ function describeSignIn(generation: HaGeneration) {
         { id: 'fail-reply', type: 'function', z: 'tab1', func: 'msg.statusCode = 502; msg.payload = msg.error.message; return msg;', wires: [['fail-out']] },
         { id: 'fail-out', type: 'http response', z: 'tab1', statusCode: '', wires: [] },
       ];
-      const deployed = await fetch(nodeRed.url + 'flows', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(flows) });
+      const deployed = await fetch(nodeRed.url + '/flows', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(flows) });
       assert.equal(deployed.status, 204, await deployed.text());
       editor = await launchEditor(nodeRed.url, {
         tag: 'oauth',
@@ -86,7 +86,7 @@ function describeSignIn(generation: HaGeneration) {
     });
 
     afterEach(async function () {
-      await editor?.screenshotIfFailed(this.currentTest, () => nodeRed?.log().slice(-4000) ?? '');
+      await editor?.screenshotIfFailed(this.currentTest, () => nodeRed?.log.join('\n').slice(-4000) ?? '');
     });
 
     after(async () => {
@@ -97,7 +97,7 @@ function describeSignIn(generation: HaGeneration) {
     });
 
     async function get(path: string): Promise<{ status: number; text: string }> {
-      const res = await fetch(nodeRed.url + path);
+      const res = await fetch(`${nodeRed.url}/${path}`);
       return { status: res.status, text: await res.text() };
     }
 
@@ -164,7 +164,7 @@ function describeSignIn(generation: HaGeneration) {
       });
       assert.deepEqual(
         haAuth.tokenRequests.map((r) => [r.grant_type, r.client_id]),
-        [['authorization_code', nodeRed.url]],
+        [['authorization_code', nodeRed.url + '/']],
       );
       const res = await get('oauth-ha/list');
       assert.equal(res.status, 200, res.text);
@@ -233,7 +233,7 @@ function describeSignIn(generation: HaGeneration) {
         const creds = await get(`credentials/mcp-server/${id}`);
         assertNoToken('the editor credentials', creds.text);
       }
-      assertNoToken('the Node-RED log', nodeRed.log());
+      assertNoToken('the Node-RED log', nodeRed.log.join('\n'));
       const file = join(nodeRed.userDir, 'mcp-oauth-tokens.json');
       assert.ok(existsSync(file), 'refreshed tokens were saved at once');
       assertNoToken('the token file', readFileSync(file, 'utf8'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileHttpServer, type HostileHttpServer } from '../peers/hostile-http-server';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 
 const TOKEN = 'tok-91c2e7-SECRET-bearer';
 const API_KEY_HEADER = 'hdr-0b7d4f-SECRET-apikey';

@@ -8,7 +8,7 @@
 // The flow on both: an HTTP route that calls a device tool through an esp32 mcp-server (a flow acts
 // on the devices of its own instance), and utterances played back to the device with esp32-say.
 import { strict as assert } from 'node:assert';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { freePort } from '../peers/free-port';
 import { DeviceVoice, XiaozhiMqttDevice, XiaozhiWsDevice, lichuangDev, speechSamples } from '../peers/xiaozhi-device';
 import { skipBecause } from '../helpers/skip';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpSession } from '../../src/mcp/session';
 import { freePort } from '../peers/free-port';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { skipBecause } from '../helpers/skip';
 import { nginxMissing, startNginx, type Nginx } from './nginx';
 import { deviceUpstreams, mcpUpstreams } from './nginx-config';

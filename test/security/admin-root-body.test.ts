@@ -5,7 +5,7 @@
 // without a token is refused on its headers, whatever it sends. A real Node-RED process with the
 // default roots.
 import assert from 'node:assert/strict';
-import { startNodeRed, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 
 const TOKEN = 'admin-root-token-3b1f';
 

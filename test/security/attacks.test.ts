@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import mqtt from 'mqtt';
 import { freePort } from '../peers/free-port';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { httpFlood, mqttConnectFlood } from './floods';
 import { MB, peakGrowthDuring } from './process-memory';
 

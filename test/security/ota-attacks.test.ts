@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OtaDevice, XiaozhiWsDevice, ottoRobot } from '../peers/xiaozhi-device';
-import { startNodeRed, type NodeRedProcess } from '../examples/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 
 const MAC = 'd8:3b:da:4e:21:7c';
 const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'peers', 'xiaozhi-device', 'fixtures', 'ota-check.json'), 'utf8'));

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { deployFlows, startNodeRed, type NodeRedProcess } from '../browser/node-red-process';
+import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { retrying } from '../helpers/wait';
 import { isNodeRedsOwnServer, whatRunsInFront } from '../../nodes/shared/ahead-of-express';
 import skipEditorParsing from '../../nodes/mcp-endpoint/skip-editor-parsing';
@@ -32,7 +32,7 @@ const flows = (withEndpoint: boolean) => [
 /** Calls echo with the real SDK client, keeping the headers of every answer the endpoint gave. */
 async function callEcho(nodeRed: NodeRedProcess): Promise<{ text: string; headers: Headers[] }> {
   const headers: Headers[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL('mcp', nodeRed.url), {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', nodeRed.url), {
     requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
     fetch: async (url, init) => {
       const res = await fetch(url, init);
@@ -54,15 +54,15 @@ async function callEcho(nodeRed: NodeRedProcess): Promise<{ text: string; header
 function nodeRedFor(settingsCode?: string): () => NodeRedProcess {
   let nodeRed: NodeRedProcess | undefined;
   before(async () => {
-    nodeRed = await startNodeRed(undefined, settingsCode ? { settingsCode } : {});
-    await deployFlows(nodeRed, flows(true));
+    nodeRed = await startNodeRed({ installed: settingsCode ? { settingsCode } : {} });
+    await nodeRed.deploy(flows(true));
   });
   after(() => nodeRed?.stop());
   return () => nodeRed!;
 }
 
 const hello = async (nodeRed: NodeRedProcess) => {
-  const res = await fetch(new URL('hello', nodeRed.url));
+  const res = await fetch(new URL('/hello', nodeRed.url));
   return `${res.status} ${await res.text()}`;
 };
 
@@ -81,7 +81,7 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
     });
 
     it('refuses a caller without a token on its headers, before any editor body parser (no skip-editor-parsing needed)', async () => {
-      const res = await fetch(new URL('mcp', nodeRed().url), {
+      const res = await fetch(new URL('/mcp', nodeRed().url), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: '{"jsonrpc": "2.0", "method": ',
@@ -93,9 +93,9 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
     });
 
     it('hands the path back to Express when the endpoint is removed, and takes it again when it returns', async () => {
-      await deployFlows(nodeRed(), flows(false));
+      await nodeRed().deploy(flows(false));
       const gone = await retrying(async () => {
-        const res = await fetch(new URL('mcp', nodeRed().url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
+        const res = await fetch(new URL('/mcp', nodeRed().url), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
         if (res.status !== 404) throw new Error(`still ${res.status}`);
         return res.text();
       });
@@ -107,7 +107,7 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
         return answer;
       });
       assert.equal(helloAgain, '200 hello');
-      await deployFlows(nodeRed(), flows(true));
+      await nodeRed().deploy(flows(true));
       const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       assert.equal(headers[0].get('access-control-allow-origin'), '*');
@@ -135,7 +135,7 @@ describe('mcp-endpoint answers ahead of Express when nothing guards httpNode', f
       const { text, headers } = await retrying(() => callEcho(nodeRed()));
       assert.equal(text, 'hi there');
       for (const h of headers) assert.equal(h.get('x-node-middleware'), 'passed');
-      const denied = await fetch(new URL('mcp', nodeRed().url), {
+      const denied = await fetch(new URL('/mcp', nodeRed().url), {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-deny': '1' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),

@@ -5,6 +5,7 @@ import type { AuthProvider } from '@modelcontextprotocol/client';
 import { expandEnv, expandEnvDeep, processEnvLookup, type EnvLookup } from '../../env-expand';
 import { shorten } from '../../text';
 import { DEFAULT_MAX_REPLY_MB, bytesOfMB } from '../transport/reply-limit';
+import { textSetting } from '../../settings-values';
 
 export type TransportKind = 'http' | 'sse' | 'stdio' | 'esp32';
 
@@ -57,7 +58,7 @@ export type RawServerConfig = { [K in ServerSettingName]?: unknown } & {
 
 /** Throws a plain Error naming the bad setting; the node turns it into a red status. */
 export function normalizeSettings(raw: RawServerConfig, token?: string, env: EnvLookup = processEnvLookup): McpServerSettings {
-  const str = (v: unknown) => (typeof v === 'string' ? expandEnv(v, env).trim() : '');
+  const str = (v: unknown) => textSetting(v, env);
   const transport = (str(raw.transport) || 'http') as TransportKind;
   if (!TRANSPORTS.includes(transport)) throw new Error(`transport must be one of ${TRANSPORTS.join(', ')} (got "${transport}")`);
   const timeoutSeconds = raw.timeout === undefined || raw.timeout === '' ? DEFAULT_TIMEOUT_SECONDS : Number(raw.timeout);

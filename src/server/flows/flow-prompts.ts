@@ -4,6 +4,7 @@
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/server';
 import { TOOL_NAME } from './tool-in-settings-declaration';
 import type { WaitingRequest } from '../calls/pending-requests';
+import { textSetting } from '../../settings-values';
 
 /** One prompts/get as the flow sees it. */
 export interface PromptRequest extends WaitingRequest {
@@ -24,7 +25,8 @@ export interface FlowPromptSettings {
   timeoutMs: number;
 }
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+/** Text only: a number where a name or URI belongs is a mistake in the flow, not a name. */
+const text = (v: unknown) => (typeof v === 'string' && textSetting(v)) || undefined;
 
 /**
  * Arguments as the dialog holds them: `room, day?` (a `?` marks an optional one) or a JSON array of

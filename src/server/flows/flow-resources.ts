@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { FlowRegistry } from './flow-registry';
 import type { WaitingRequest } from '../calls/pending-requests';
+import { textSetting } from '../../settings-values';
 
 /** One resources/read as the flow sees it. */
 export interface ResourceRequest extends WaitingRequest {
@@ -37,7 +38,8 @@ export interface FlowResourceSettings {
   timeoutMs: number;
 }
 
-const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+/** Text only: a number where a name or URI belongs is a mistake in the flow, not a name. */
+const text = (v: unknown) => (typeof v === 'string' && textSetting(v)) || undefined;
 
 export function flowResourceSettings(def: Record<string, unknown>, defaultTimeoutS: number): FlowResourceSettings {
   const uri = text(def.uri) ?? '';

@@ -1,12 +1,15 @@
-// A real Node-RED process started the way `npm start` starts it (scripts/node-red-home.cjs: a user
-// dir with this package linked into node_modules, scripts/settings.cjs), on a free port on
-// 127.0.0.1, plus the admin API calls and the debug feed (/comms) the example tests need.
+// A real Node-RED process for the specs, on a free port on 127.0.0.1, with the admin API calls and
+// the debug feed (/comms) they need. It starts the way `npm start` starts it (scripts/node-red-home.cjs:
+// a user dir with this package linked into node_modules, scripts/settings.cjs), or, given
+// `installed`, as a user who installed the package starts it (installed-start.ts). Either way it
+// must load our nodes, and stop() ends its whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freePort } from '../peers/free-port';
+import { spawnInstalled, type InstalledOptions } from './installed-start';
 
 // CommonJS helper shared with scripts/start.mjs (plain JS, so it has no types here).
 const home = require('../../scripts/node-red-home.cjs') as {
@@ -56,8 +59,8 @@ export interface NodeRedProcess {
   log: string[];
   debug: DebugFeed;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
-  /** Full deploy (replaces every flow), as the editor's Deploy button does after an import. */
-  deploy(flow: FlowNode[]): Promise<void>;
+  /** Full deploy (replaces every flow, credentials included), as the editor's Deploy button does after an import; throws on refusal. */
+  deploy(flow: readonly unknown[]): Promise<void>;
   inject(id: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -69,9 +72,36 @@ export interface StartOptions {
   initialFlows?: string[];
   /** Start on this user directory and keep it when stopping (a restart of the same Node-RED). */
   userDir?: string;
+  /** Start it as a user who installed the package does (installed-start.ts); initialFlow and userDir do not apply. */
+  installed?: InstalledOptions;
 }
 
 export async function startNodeRed(options: StartOptions = {}): Promise<NodeRedProcess> {
+  const started = options.installed ? await startInstalled(options.installed, options.env) : await startAsNpmStart(options);
+  try {
+    await assertOurNodesLoaded(started);
+  } catch (err) {
+    await started.stop();
+    throw err;
+  }
+  return started;
+}
+
+async function startInstalled(installed: InstalledOptions, env: NodeJS.ProcessEnv | undefined): Promise<NodeRedProcess> {
+  const port = await freePort();
+  const { child, userDir } = spawnInstalled(installed, port, env);
+  return attachNodeRed(child, { port, userDir, onStop: () => rmSync(userDir, { recursive: true, force: true }) });
+}
+
+/** Node-RED starts even when a package fails to load: every spec needs ours in the palette. */
+async function assertOurNodesLoaded(nr: NodeRedProcess): Promise<void> {
+  const res = await nr.request('GET', '/nodes', undefined, { accept: 'application/json' });
+  const sets = res.body as Array<{ module: string; types: string[] }>;
+  const ours = Array.isArray(sets) ? sets.filter((s) => s.module === PACKAGE_NAME).flatMap((s) => s.types) : [];
+  if (!ours.includes('mcp-server')) throw new Error(`Node-RED runs without our nodes:\n${nr.log.join('\n')}`);
+}
+
+async function startAsNpmStart(options: StartOptions): Promise<NodeRedProcess> {
   const userDir = options.userDir ?? mkdtempSync(join(tmpdir(), 'mcp-gemini-examples-'));
   home.prepareUserDir(userDir, { initialFlow: options.initialFlow, initialFlows: options.initialFlows });
   const port = await freePort();
