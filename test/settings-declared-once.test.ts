@@ -13,7 +13,14 @@ import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../src/gemini/agent-settings-
 import { LISTENER_SETTINGS } from '../src/esp32/listener-settings-declaration';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS } from '../src/server/endpoint-settings-declaration';
 import { TOOL_IN_SETTINGS } from '../src/server/flows/tool-in-settings-declaration';
-import type { CredentialsDeclaration, SettingsDeclaration } from '../src/settings-declaration';
+import { deployedSettings, isTextSetting, withDeclaredDefaults, type CredentialsDeclaration, type SettingsDeclaration } from '../src/settings-declaration';
+import { recordLookup, type EnvLookup } from '../src/env-expand';
+import { endpointSettings } from '../src/server/settings';
+import { flowToolSettings } from '../src/server/flows/flow-tool';
+import { flowPromptSettings } from '../src/server/flows/flow-prompts';
+import { flowResourceSettings } from '../src/server/flows/flow-resources';
+import { parseAgentSettings } from '../src/gemini/agent-settings';
+import { parseListenerSettings, type RawListenerConfig } from '../src/esp32/listener-settings';
 import { LISTENER_CREDENTIALS } from '../nodes/esp32-listener/credentials';
 import * as callTool from '../nodes/mcp-call-tool/settings';
 import * as listTools from '../nodes/mcp-list-tools/settings';
@@ -85,6 +92,13 @@ interface Declared {
   credentials?: CredentialsDeclaration;
   /** Engine files that parse the settings (beside the adapter folder's own runtime files). */
   parsers?: string[];
+  /**
+   * What the deployed node makes of its flow JSON, as its adapter reads it (with the node's own
+   * `${VAR}` lookup, which in Node-RED is nodes/shared/node-env.ts: node, group, tab, global, process).
+   */
+  reads: (def: Record<string, unknown>, env: EnvLookup) => unknown;
+  /** A flow JSON the node accepts, so a value under test is not hidden behind another setting's error. */
+  base?: Record<string, unknown>;
 }
 
 describe('a setting added later: new nodes get its default, flows saved before it keep their behaviour', () => {
@@ -98,27 +112,66 @@ describe('a setting added later: new nodes get its default, flows saved before i
 });
 
 const NODES: Record<string, Declared> = {
-  'mcp-server': { settings: SERVER_SETTINGS, credentials: SERVER_CREDENTIALS, parsers: ['src/mcp/settings/settings.ts'] },
-  'mcp-list-tools': { settings: listTools.SETTINGS },
-  'mcp-call-tool': { settings: callTool.SETTINGS },
-  'mcp-prompt': { settings: prompt.SETTINGS },
-  'mcp-resource': { settings: resource.SETTINGS },
-  'mcp-tool-out': { settings: toolOut.SETTINGS },
-  'mcp-prompt-in': { settings: promptIn.SETTINGS, parsers: ['src/server/flows/flow-prompts.ts'] },
-  'mcp-prompt-out': { settings: promptOut.SETTINGS },
-  'mcp-resource-in': { settings: resourceIn.SETTINGS, parsers: ['src/server/flows/flow-resources.ts'] },
-  'mcp-resource-out': { settings: resourceOut.SETTINGS },
-  'mcp-tool-in': { settings: TOOL_IN_SETTINGS, parsers: ['src/server/flows/flow-tool.ts'] },
-  'mcp-endpoint': { settings: ENDPOINT_SETTINGS, credentials: ENDPOINT_CREDENTIALS, parsers: ['src/server/settings.ts'] },
-  'gemini-agent': { settings: AGENT_SETTINGS, credentials: AGENT_CREDENTIALS, parsers: ['src/gemini/agent-settings.ts', 'src/gemini/google-tools.ts'] },
+  'mcp-server': {
+    settings: SERVER_SETTINGS,
+    credentials: SERVER_CREDENTIALS,
+    parsers: ['src/mcp/settings/settings.ts'],
+    reads: (def, env) => normalizeSettings({ id: 's', ...def } as RawServerConfig, undefined, env),
+    base: { transport: 'http', url: 'http://127.0.0.1:1/mcp', headers: '{"x":"1"}', args: '["a"]', env: '{"A":"1"}' },
+  },
+  'mcp-list-tools': { settings: listTools.SETTINGS, reads: (def, env) => deployedSettings(def, listTools.SETTINGS, env) },
+  'mcp-call-tool': { settings: callTool.SETTINGS, reads: (def, env) => deployedSettings(def, callTool.SETTINGS, env) },
+  'mcp-prompt': { settings: prompt.SETTINGS, reads: (def, env) => deployedSettings(def, prompt.SETTINGS, env) },
+  'mcp-resource': { settings: resource.SETTINGS, reads: (def, env) => deployedSettings(def, resource.SETTINGS, env) },
+  'mcp-tool-out': { settings: toolOut.SETTINGS, reads: (def, env) => deployedSettings(def, toolOut.SETTINGS, env) },
+  'mcp-prompt-in': {
+    settings: promptIn.SETTINGS,
+    parsers: ['src/server/flows/flow-prompts.ts'],
+    reads: (def, env) => flowPromptSettings(withDeclaredDefaults(def, promptIn.SETTINGS, env), promptIn.SETTINGS.timeout.value),
+    base: { name: 'p' },
+  },
+  'mcp-prompt-out': { settings: promptOut.SETTINGS, reads: (def, env) => deployedSettings(def, promptOut.SETTINGS, env) },
+  'mcp-resource-in': {
+    settings: resourceIn.SETTINGS,
+    parsers: ['src/server/flows/flow-resources.ts'],
+    reads: (def, env) => flowResourceSettings(withDeclaredDefaults(def, resourceIn.SETTINGS, env), resourceIn.SETTINGS.timeout.value),
+    base: { uri: 'file:///r.txt' },
+  },
+  'mcp-resource-out': { settings: resourceOut.SETTINGS, reads: (def, env) => deployedSettings(def, resourceOut.SETTINGS, env) },
+  'mcp-tool-in': {
+    settings: TOOL_IN_SETTINGS,
+    parsers: ['src/server/flows/flow-tool.ts'],
+    reads: (def, env) => flowToolSettings(withDeclaredDefaults(def, TOOL_IN_SETTINGS, env)),
+    base: { name: 't' },
+  },
+  'mcp-endpoint': {
+    settings: ENDPOINT_SETTINGS,
+    credentials: ENDPOINT_CREDENTIALS,
+    parsers: ['src/server/settings.ts'],
+    reads: (def, env) => endpointSettings(withDeclaredDefaults(def, ENDPOINT_SETTINGS, env)),
+  },
+  'gemini-agent': {
+    settings: AGENT_SETTINGS,
+    credentials: AGENT_CREDENTIALS,
+    parsers: ['src/gemini/agent-settings.ts', 'src/gemini/google-tools.ts'],
+    // The adapter keeps the expanded flow JSON too: the instruction, approval and tools are read from it.
+    reads: (def, env) => {
+      const deployed = withDeclaredDefaults(def, AGENT_SETTINGS, env);
+      return { deployed, parsed: parseAgentSettings(deployed, env) };
+    },
+  },
   'esp32-listener': {
     settings: LISTENER_SETTINGS,
     credentials: LISTENER_CREDENTIALS,
     parsers: ['src/esp32/listener-settings.ts', 'src/voice/listener-voice.ts'],
+    reads: (def, env) => {
+      const deployed = withDeclaredDefaults(def, LISTENER_SETTINGS, env);
+      return { deployed, parsed: parseListenerSettings(deployed as RawListenerConfig, {}, env) };
+    },
   },
-  'esp32-mcp-in': { settings: esp32In.SETTINGS },
-  'esp32-say': { settings: esp32Say.SETTINGS, credentials: esp32Say.CREDENTIALS },
-  'ha-assist': { settings: haAssist.SETTINGS },
+  'esp32-mcp-in': { settings: esp32In.SETTINGS, reads: (def, env) => deployedSettings(def, esp32In.SETTINGS, env) },
+  'esp32-say': { settings: esp32Say.SETTINGS, credentials: esp32Say.CREDENTIALS, reads: (def, env) => deployedSettings(def, esp32Say.SETTINGS, env) },
+  'ha-assist': { settings: haAssist.SETTINGS, reads: (def, env) => deployedSettings(def, haAssist.SETTINGS, env) },
 };
 
 const ROOT = join(__dirname, '..');
@@ -163,6 +216,43 @@ describe('every node type: settings and credentials declared once, used by the d
         assert.doesNotMatch(adapter, /type:\s*'password'/, 'credentials come from the declaration');
         if (!['mcp-server', 'mcp-tool-out', 'mcp-prompt-out', 'mcp-resource-out'].includes(type))
           assert.match(adapter, /\b(deployedSettings|withDeclaredDefaults)\(/, 'defaults come from the declaration');
+      });
+
+      it('every text setting may come from a variable: "${VAR}" inside it reads as the value itself would', () => {
+        const texts = Object.entries(declared.settings).filter(([, d]) => isTextSetting(d));
+        assert.ok(texts.length > 0 || type.endsWith('-out'), 'the node has text settings');
+        const outcome = (def: Record<string, unknown>, env: EnvLookup) => {
+          try {
+            // compared as JSON: a parser may hand back functions (a compiled schema check)
+            return { value: JSON.parse(JSON.stringify(declared.reads({ ...declared.base, ...def }, env)) ?? 'null') };
+          } catch (err) {
+            return { error: (err as Error).message };
+          }
+        };
+        const none = recordLookup({});
+        for (const [name, d] of texts) {
+          // A value the setting accepts: the base flow's, else the default, else a plain word.
+          const base = declared.base?.[name];
+          const value = typeof base === 'string' && base ? base : String(d.value) || `value-of-${name}`;
+          const variable = `TAB_${name.toUpperCase()}`;
+          // A JSON setting (headers, args, env of mcp-server) takes variables inside its strings.
+          const json = /^[[{]/.test(value) ? value.match(/"([^"]+)"(?=\s*[,}\]])/) : null;
+          const [written, meant] = json ? [value.replace(json[0], `"\${${variable}}"`), json[1]] : [`\${${variable}}`, value];
+          const fromVariable = outcome({ [name]: written }, recordLookup({ [variable]: meant }));
+          assert.deepEqual(fromVariable, outcome({ [name]: value }, none), `${type}.${name} = '${written}'`);
+          // and beside other text, where Node-RED itself leaves it alone
+          const beside = json ? written : `\${${variable}}${value}`;
+          const inside = outcome({ [name]: beside }, recordLookup({ [variable]: json ? meant : '' }));
+          assert.deepEqual(inside, outcome({ [name]: value }, none), `${type}.${name} = '${beside}'`);
+          assert.doesNotMatch(JSON.stringify(fromVariable), new RegExp(`\\$\\{${variable}`), `${type}.${name}: the variable is left unexpanded`);
+        }
+      });
+
+      it("the adapter hands its settings the node's own variable lookup", () => {
+        const adapter = runtimeFiles(type).map(read).join('\n');
+        if (type === 'mcp-server') return assert.match(adapter, /normalizeSettings\(raw, [^)]*nodeEnvLookup\(RED, node\)\)/);
+        if (type.endsWith('-out')) return; // a label only, read by Node-RED itself
+        assert.match(adapter, /\b(deployedSettings|withDeclaredDefaults)\(\w+, \w+, (env|nodeEnvLookup\(RED, (node|this)\))\)/);
       });
 
       it('the runtime reads every declared setting (the label settings are read by Node-RED itself)', () => {

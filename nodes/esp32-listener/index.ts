@@ -28,7 +28,7 @@ export = function (RED: RED) {
   const t = translator(RED, 'esp32-listener');
   function Esp32ListenerNode(this: Esp32ListenerConfigNode, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, LISTENER_SETTINGS);
+    const def = withDeclaredDefaults(flowDef, LISTENER_SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const name = String(def.name || def.id);
     let settings: Esp32ListenerSettings | Error;

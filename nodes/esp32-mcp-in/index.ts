@@ -10,6 +10,7 @@ import { lines } from '../shared/input-handler';
 import type { Node, NodeDef, RED } from '../shared/red-types';
 import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'esp32-mcp-in');
@@ -17,7 +18,7 @@ export = function (RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     guardNode(node); // device events leave through here: the secret gate masks what they carry
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const listenerNode = getListenerNode(RED, settings.listener);
     if (!listenerNode) {
       // Never throw from a constructor: report and stay inert.

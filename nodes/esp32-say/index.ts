@@ -24,7 +24,7 @@ export = function register(RED: RED) {
     // ${VAR} and the API key resolve as Node-RED resolves them: the node's, the tab's, the global
     // and then the process environment (the add-on has only the tab's).
     const env = nodeEnvLookup(RED, node);
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, env);
     const tts = settings.tts as { provider?: string; model?: string; voice?: string };
     const model = expandEnv(String(tts.model || ''), env).trim() || DEFAULT_TTS_MODEL;
     const voiceName = expandEnv(String(tts.voice || ''), env).trim() || DEFAULT_TTS_VOICE;

@@ -30,7 +30,7 @@ export = function register(RED: RED) {
   registerAgentRoutes(RED); // the dialog's Test button and server-row previews
   function GeminiAgentNode(this: Node, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, AGENT_SETTINGS);
+    const def = withDeclaredDefaults(flowDef, AGENT_SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const env = nodeEnvLookup(RED, node);
     const runner = new AgentRunner(parseAgentSettings(def, env));

@@ -7,7 +7,6 @@ import { McpNodeError } from '../../src/errors';
 import { startAssistText, AssistUnavailable } from '../../src/home-assistant/assist-text';
 import { PipelineFailed, PipelineRefused } from '../../src/home-assistant/pipeline-run';
 import { deployedSettings } from '../../src/settings-declaration';
-import { expandEnvDeep } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { homeAssistantBearer } from '../shared/home-assistant-bearer';
 import { registerAssistPipelinesRoute } from '../shared/assist-pipelines-route';
@@ -24,7 +23,7 @@ export = function register(RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     // ${VAR} in every text setting, as in the other nodes (the pipeline and language may live on the tab).
-    const settings = expandEnvDeep(deployedSettings(def, SETTINGS), nodeEnvLookup(RED, node));
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const timeoutS = Number(settings.timeout) > 0 ? Number(settings.timeout) : SETTINGS.timeout.value;
     const assist = startAssistText(
       { pipeline: String(settings.pipeline).trim() || undefined, language: String(settings.language).trim() || undefined, timeoutS },

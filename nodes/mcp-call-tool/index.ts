@@ -15,13 +15,14 @@ import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
 import { InputWaits } from '../../src/mcp/call/input-requests';
 import { unwiredInput } from './unwired-input';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-call-tool');
   function McpCallToolNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const use = useServer(RED, node, settings.server);
     const readRequest = toolRequestReader(RED, node, settings, t);
     const validate = settings.validate !== false && settings.validate !== 'false';

@@ -37,7 +37,7 @@ export = function (RED: RED) {
   const t = translator(RED, 'mcp-endpoint');
   function McpEndpointNode(this: McpEndpointConfigNode, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, ENDPOINT_SETTINGS);
+    const def = withDeclaredDefaults(flowDef, ENDPOINT_SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const users = new Set<Node>();
     const closers: Array<() => Promise<void> | void> = [];

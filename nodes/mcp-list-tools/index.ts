@@ -10,13 +10,14 @@ import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
 import { useServer } from '../shared/use-server';
 import { deployedSettings } from '../../src/settings-declaration';
 import { SETTINGS } from './settings';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-list-tools');
   function McpListToolsNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const use = useServer(RED, node, settings.server);
     const format = String(settings.format);
     const include = lines(settings.include);

@@ -8,12 +8,13 @@ import { translator } from '../shared/i18n';
 import { flowOffer, offerUntilClosed } from '../mcp-endpoint/flow-offer';
 import { SETTINGS } from './settings';
 import type { Node, NodeDef, RED } from '../shared/red-types';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-prompt-in');
   function McpPromptInNode(this: Node, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, SETTINGS);
+    const def = withDeclaredDefaults(flowDef, SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const offer = flowOffer(RED, node, def.endpoint, [t('mcp-prompt-in.errors.noEndpoint'), t('mcp-prompt-in.status.noEndpoint')]);
     if (!offer) return;

@@ -1,7 +1,6 @@
 // `mcp-prompt`: lists a server's prompts, or gets one with arguments: msg.payload = its messages,
 // msg.prompt = their text joined (ready to use as a system instruction).
 import { McpNodeError } from '../../src/errors';
-import { expandEnv } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { promptText, promptsAndResources } from '../../src/mcp/prompts-resources';
 import { evaluateProperty, handleInput, numberSetting } from '../shared/input-handler';
@@ -16,10 +15,10 @@ export = function (RED: RED) {
   function McpPromptNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const use = useServer(RED, node, settings.server);
     const operation = settings.operation === 'list' ? 'list' : 'get';
-    const configuredName = expandEnv(String(settings.name), nodeEnvLookup(RED, node)).trim();
+    const configuredName = String(settings.name).trim();
     const argumentsProp = String(settings.arguments);
     // A flow written by hand may name Arguments without their type: read it as a msg property, as
     // typed inputs do (the dialog never saves Arguments with the value-less "default" type).

@@ -10,12 +10,13 @@ import { translator } from '../shared/i18n';
 import { flowOffer, offerUntilClosed } from '../mcp-endpoint/flow-offer';
 import { SETTINGS } from './settings';
 import type { DoneFn, Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-resource-in');
   function McpResourceInNode(this: Node, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, SETTINGS);
+    const def = withDeclaredDefaults(flowDef, SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const offer = flowOffer(RED, node, def.endpoint, [t('mcp-resource-in.errors.noEndpoint'), t('mcp-resource-in.status.noEndpoint')]);
     let settings: ReturnType<typeof flowResourceSettings> | undefined;

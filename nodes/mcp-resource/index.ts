@@ -2,7 +2,6 @@
 // for a blob, with msg.contentType), or subscribes to one and sends a message on every
 // notifications/resources/updated until the node closes.
 import { McpNodeError, errorMessage } from '../../src/errors';
-import { expandEnv } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { promptsAndResources, resourceContents, type ResourceUpdate } from '../../src/mcp/prompts-resources';
 import { statusWriter } from '../shared/node-status';
@@ -21,10 +20,10 @@ export = function (RED: RED) {
   function McpResourceNode(this: Node, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = deployedSettings(def, SETTINGS);
+    const settings = deployedSettings(def, SETTINGS, nodeEnvLookup(RED, node));
     const use = useServer(RED, node, settings.server);
     const operation: Operation = OPERATIONS.includes(settings.operation as Operation) ? (settings.operation as Operation) : SETTINGS.operation.value;
-    const configuredUri = expandEnv(String(settings.uri), nodeEnvLookup(RED, node)).trim();
+    const configuredUri = String(settings.uri).trim();
     const timeoutSeconds = numberSetting(settings.timeout, undefined);
     const subscriptions = new Map<string, () => Promise<void>>();
     let closed = false;

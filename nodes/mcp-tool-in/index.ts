@@ -9,12 +9,13 @@ import { errorMessage } from '../../src/errors';
 import { translator } from '../shared/i18n';
 import { getEndpointNode } from '../mcp-endpoint/endpoint-config';
 import type { Node, NodeDef, RED } from '../shared/red-types';
+import { nodeEnvLookup } from '../shared/node-env';
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-tool-in');
   function McpToolInNode(this: Node, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
-    const def = withDeclaredDefaults(flowDef, TOOL_IN_SETTINGS);
+    const def = withDeclaredDefaults(flowDef, TOOL_IN_SETTINGS, nodeEnvLookup(RED, this));
     const node = this;
     const config = getEndpointNode(RED, def.endpoint);
     const fail = (text: string, status: string) => {

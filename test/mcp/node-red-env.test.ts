@@ -50,4 +50,23 @@ describe('settings: ${VAR} through Node-RED environment variables', function () 
     ]);
     assert.ok(result.ok, `listed through the group's HA_URL: ${JSON.stringify(result.err?.error)}`);
   });
+
+  it('a text setting of any node takes a tab variable inside it: mcp-list-tools includes "Hass${VERB}*"', async () => {
+    // Node-RED replaces only a value that is nothing but "${VERB}"; inside a text it is ours to expand.
+    const origin = new URL(peers.ha.url).origin;
+    const [server, list, ...rest] = nodes('t1');
+    const result: any = await listThrough([
+      { id: 't1', type: 'tab', label: 'home', env: env({ HA_URL: origin, VERB: 'Turn' }) },
+      server,
+      { ...list, include: 'Hass${VERB}*' },
+      ...rest,
+    ]);
+    assert.ok(result.ok, `listed, not failed: ${JSON.stringify(result.err?.error)}`);
+    const names: string[] = result.ok.payload.map((t: { name: string }) => t.name);
+    assert.ok(names.length > 0 && names.length < 19, names.join(', '));
+    assert.ok(
+      names.every((n) => n.startsWith('HassTurn')),
+      names.join(', '),
+    );
+  });
 });
