@@ -6,12 +6,14 @@ import { oncePerAdminApp } from '../nodes/shared/admin-routes';
 import { registerEsp32DeviceRoutes } from '../nodes/esp32-listener/devices-route';
 import { registerAgentRoutes } from '../nodes/gemini-agent/routes';
 import { registerServerRoutes } from '../nodes/mcp-server/routes';
+import { registerClientRoutes } from '../nodes/mcp-endpoint/clients-routes';
 
-/** What the three node modules with dialog routes do when Node-RED loads them. */
+/** What the four node modules with dialog routes do when Node-RED loads them. */
 function registerAdminRoutes(red: never): void {
   registerServerRoutes(red);
   registerAgentRoutes(red);
   oncePerAdminApp(red, 'esp32-listener', registerEsp32DeviceRoutes);
+  registerClientRoutes(red);
 }
 
 describe('admin routes: one registration for every dialog route', () => {
@@ -44,6 +46,8 @@ describe('admin routes: one registration for every dialog route', () => {
       'GET /esp32-listener/:id/devices esp32-listener.read',
       // The codes of waiting devices are read, devices paired and unpaired only with the listener's permissions.
       'GET /esp32-listener/:id/pairing esp32-listener.read',
+      // Sign-in on an endpoint: waiting clients are read, approved, denied and revoked only with the endpoint's permissions.
+      'GET /mcp-endpoint/:id/clients mcp-endpoint.read',
       'GET /mcp-server/:id/prompts mcp-server.read',
       'GET /mcp-server/:id/resources mcp-server.read',
       'GET /mcp-server/:id/tools mcp-server.read',
@@ -56,6 +60,9 @@ describe('admin routes: one registration for every dialog route', () => {
       'POST /esp32-listener/:id/unpair esp32-listener.write',
       'POST /gemini-agent/test gemini-agent.write',
       'POST /gemini-agent/tools gemini-agent.write',
+      'POST /mcp-endpoint/:id/clients/:client/revoke mcp-endpoint.write',
+      'POST /mcp-endpoint/:id/clients/:request/approve mcp-endpoint.write',
+      'POST /mcp-endpoint/:id/clients/:request/deny mcp-endpoint.write',
       'POST /mcp-server/oauth/start mcp-server.write',
       'POST /mcp-server/test mcp-server.write',
       'POST /mcp-server/tools mcp-server.write',

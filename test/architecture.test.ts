@@ -63,8 +63,8 @@ const rel = (p: string) => relative(ROOT, p);
  *   tasks and input requests; the ToolProvider shape) → settings (a server's settings, its tool
  *   cache) → oauth (signing in) → the hall (the session, its features, the transport factory).
  * - server: calls (a call waiting for its flow, the caller, asking the client) → tasks and flows
- *   (flows as tools, prompts, resources) and http (the endpoint's HTTP pieces) → the hall (the
- *   endpoint, its HTTP front, serving a call).
+ *   (flows as tools, prompts, resources), http (the endpoint's HTTP pieces) and oauth (its own
+ *   authorization server: sign-in, approvals) → the hall (the endpoint, its HTTP front, serving a call).
  * - esp32: devices (one device's session, ids, gate, RPC) → the hall (what a listener is, its
  *   settings, the OTA wire types) → ota (the OTA answer and pairing) → carriage (WebSocket, MQTT
  *   gateway, MQTT client) → provider (listeners shared by nodes, the ToolProvider over devices).
@@ -84,7 +84,8 @@ const ROOMS_MAY_USE: Record<string, Record<string, string[]>> = {
     'server/tasks': ['server/calls'],
     'server/flows': ['server/calls'],
     'server/http': [],
-    server: ['server/calls', 'server/tasks', 'server/flows', 'server/http'],
+    'server/oauth': [],
+    server: ['server/calls', 'server/tasks', 'server/flows', 'server/http', 'server/oauth'],
   },
   esp32: {
     'esp32/devices': [],

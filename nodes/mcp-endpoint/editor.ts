@@ -1,6 +1,7 @@
 // The mcp-endpoint dialog: registered with the editor, with the form in editor.html and the help in help.html
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
+import { prepareClients } from './clients-editor';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS, INSTANCE_NAME } from '../../src/server/endpoint-settings-declaration';
 registerDialog('mcp-endpoint', {
   category: 'config',
@@ -50,5 +51,17 @@ registerDialog('mcp-endpoint', {
       $('<option>').val(s).text(s).appendTo(select);
     });
     select.val(this.contextStore || '');
+    // Sign-in: the clients waiting for approval and the approved ones, while the dialog is open.
+    const node = this as unknown as { id: string; _: (key: string, vars?: Record<string, unknown>) => string; _stopClients?: () => void };
+    const showClients = () => $('#mcp-endpoint-clients-part').toggle($('#node-config-input-signIn').prop('checked') === true);
+    $('#node-config-input-signIn').on('change', showClients);
+    showClients();
+    node._stopClients = prepareClients(node.id, node._.bind(node));
+  },
+  oneditsave: function () {
+    (this as unknown as { _stopClients?: () => void })._stopClients?.();
+  },
+  oneditcancel: function () {
+    (this as unknown as { _stopClients?: () => void })._stopClients?.();
   },
 });

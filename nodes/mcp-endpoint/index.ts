@@ -11,8 +11,10 @@ import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
-import { adviseOncePerDeploy } from '../shared/deploy-advice';
 import { fullPath, mountRoutes } from './http-node-routes';
+import { deployedStatus, withWaiting } from './endpoint-status';
+import { attachSignIn } from './sign-in';
+import { registerClientRoutes } from './clients-routes';
 import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
@@ -35,6 +37,7 @@ class PathTaken extends Error {
 
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-endpoint');
+  registerClientRoutes(RED); // the dialog's sign-in list: approve, deny, revoke
   function McpEndpointNode(this: McpEndpointConfigNode, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
     const def = withDeclaredDefaults(flowDef, ENDPOINT_SETTINGS, nodeEnvLookup(RED, this));
@@ -42,6 +45,11 @@ export = function (RED: RED) {
     const users = new Set<Node>();
     const closers: Array<() => Promise<void> | void> = [];
     let status: NodeStatus = {};
+    let base: NodeStatus = {};
+    const setStatus = (s: NodeStatus) => {
+      status = s;
+      for (const u of users) u.status(s);
+    };
     try {
       // ${VAR} in settings and credentials, as for mcp-server: one exported flow works on every machine,
       // and the token can live in the tab's environment (the examples keep it there).
@@ -55,8 +63,15 @@ export = function (RED: RED) {
       const taskLimits = { total: settings.maxTasks, perClient: settings.tasksPerClient };
       node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions, taskLimits });
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
+      const signIn = settings.signIn ? attachSignIn(RED, node, settings) : undefined;
+      if (signIn)
+        closers.push(
+          () => signIn.close(),
+          signIn.approvals.onChange(() => setStatus(withWaiting(base, t, signIn.approvals.waiting()))),
+        );
       const serving = new HttpServing(node.endpoint, {
         tokens: settings.tokens,
+        signIn: signIn?.gate,
         anonymous: settings.anonymous,
         allowedHosts: allowedHostnames(),
         instance: settings.instance,
@@ -66,24 +81,8 @@ export = function (RED: RED) {
       });
       closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle, `${node.label} (${node.id})`), () => serving.close());
       if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
-      const open = settings.tokens.length === 0 && settings.anonymous;
-      status = open
-        ? { fill: 'yellow', shape: 'dot', text: t('mcp-endpoint.status.anonymous', { path: settings.path }) }
-        : { fill: 'green', shape: 'dot', text: settings.path };
-      if (settings.tokens.length === 0 && !settings.anonymous && unsetTokens.length) {
-        const name = unsetTokens.join(', ');
-        status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.tokenVariableUnset', { name }) };
-        // Logged, not warned: an example imported to look at is closed on purpose, and the status says so.
-        // Once per deploy for all endpoints waiting for the same variable.
-        adviseOncePerDeploy(RED, `mcp-endpoint:${name}`, settings.path, (paths) =>
-          RED.log.info(t('mcp-endpoint.errors.tokenVariableUnset', { path: paths.join(', '), name })),
-        );
-      } else if (settings.tokens.length === 0 && !settings.anonymous) {
-        status = { fill: 'red', shape: 'ring', text: t('mcp-endpoint.status.noTokens') };
-        node.warn(t('mcp-endpoint.errors.noTokens', { path: settings.path }));
-      }
-      // Logged, not warned: anonymous is a choice the user made; the users' yellow status keeps it visible.
-      if (open) node.log(t('mcp-endpoint.errors.anonymous', { path: settings.path }));
+      base = deployedStatus(RED, node, t, settings, unsetTokens);
+      status = withWaiting(base, t, signIn?.approvals.waiting() ?? 0);
     } catch (err) {
       // Never throw from a constructor: report, and let every tool-in show the reason.
       const taken = err instanceof PathTaken;

@@ -8,6 +8,8 @@ export const ENDPOINT_SETTINGS = {
   path: { value: '/mcp', required: true },
   instructions: { value: '' },
   anonymous: { value: false },
+  /** Clients sign in with OAuth (Home Assistant, Claude, MCP Inspector) and a person approves each one in the editor. */
+  signIn: { value: false },
   contextStore: { value: '' },
   roots: { value: '' },
   writable: { value: '' },

@@ -22,9 +22,10 @@ import {
   type McpHttpHandler,
   type Server,
 } from '@modelcontextprotocol/server';
-import { bearerCheck, isLocalNetworkAddress, rebindingCheck } from './http/access';
+import { bearerCheck, isLocalNetworkAddress, rebindingCheck, type OAuthGate } from './http/access';
 import type { McpEndpoint } from './endpoint';
 import { tokenDigest } from './calls/token-digest';
+import { requestOrigin } from './http/request-origin';
 import {
   bodyErrorResponse,
   DEFAULT_MAX_BODY_BYTES,
@@ -39,6 +40,8 @@ import {
 export interface HttpServingOptions {
   /** Accepted bearer tokens. */
   tokens: string[];
+  /** Sign-in (OAuth) for clients that cannot send a fixed token; their access tokens are accepted beside the endpoint's tokens. */
+  signIn?: OAuthGate;
   /** With no tokens: serve everyone (true) or refuse everyone (false). */
   anonymous: boolean;
   /** Host names accepted in Host/Origin (DNS-rebinding protection). */
@@ -103,7 +106,7 @@ export class HttpServing {
     private readonly options: HttpServingOptions,
   ) {
     this.modern = createMcpHandler(() => endpoint.createServer('modern'), { legacy: 'reject', onerror: options.onError });
-    this.checkBearer = bearerCheck(options.tokens, options.anonymous);
+    this.checkBearer = bearerCheck(options.tokens, options.anonymous, options.signIn);
     const stops = [
       endpoint.tools.onChange(() => this.announceToolsChanged()),
       endpoint.prompts.onChange(() =>
@@ -152,7 +155,8 @@ export class HttpServing {
     // One Request for the checks and for the SDK, without a body: POST bodies are read here, up to the
     // limit, parsed once and handed over as `parsedBody`, so nothing reads the Request's own body
     // (a second Request with a body stream cost a web stream per call).
-    const request = requestHead(req, { signal });
+    // With sign-in the request keeps the origin the client used: tokens are issued per origin.
+    const request = requestHead(req, { signal, origin: this.options.signIn ? requestOrigin(req) : undefined });
     const refused = rebindingCheck(request, this.options.allowedHosts, !this.checkBearer);
     if (refused) return refused;
     let authInfo: AuthInfo | undefined;

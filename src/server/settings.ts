@@ -9,6 +9,8 @@ export interface EndpointSettings {
   instructions: string;
   tokens: string[];
   anonymous: boolean;
+  /** OAuth sign-in for clients, each approved by a person (src/server/oauth/). */
+  signIn: boolean;
   contextStore: string | undefined;
   roots: string[];
   writable: string[];
@@ -47,6 +49,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     instructions: typeof def.instructions === 'string' ? def.instructions : '',
     tokens: lines(credentials.tokens),
     anonymous: def.anonymous === true || def.anonymous === 'true',
+    signIn: def.signIn === true || def.signIn === 'true',
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),

@@ -25,26 +25,41 @@ export function tokenMatcher(tokens: string[]): (candidate: string) => boolean {
   };
 }
 
+/** Sign-in on an endpoint (src/server/oauth/): its access tokens, and where its metadata is. */
+export interface OAuthGate {
+  /** The caller of an access token issued for the endpoint at `origin`, or undefined. */
+  verify(token: string, origin: string): Promise<AuthInfo | undefined>;
+  /** The RFC 9728 metadata URL the challenge names, for a request that came to `origin`. */
+  metadataUrl(origin: string): string;
+}
+
 /**
- * undefined = anonymous endpoint (no tokens and `anonymous` set); else a check answering 401 with
- * the challenge, or the caller's AuthInfo. No tokens without `anonymous` refuses everyone.
+ * undefined = anonymous endpoint (no tokens, no sign-in and `anonymous` set); else a check answering
+ * 401 with the challenge, or the caller's AuthInfo. The endpoint's own tokens are tried first, then
+ * (with sign-in) the access tokens its authorization server issued. No tokens and no sign-in without
+ * `anonymous` refuses everyone.
  */
-export function bearerCheck(tokens: string[], anonymous: boolean): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
-  if (tokens.length === 0 && anonymous) return undefined;
+export function bearerCheck(tokens: string[], anonymous: boolean, oauth?: OAuthGate): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
+  if (tokens.length === 0 && anonymous && !oauth) return undefined;
   const matches = tokenMatcher(tokens);
-  const check = requireBearerAuth({
-    verifier: {
-      async verifyAccessToken(token: string): Promise<AuthInfo> {
-        if (tokens.length === 0) throw new OAuthError(OAuthErrorCode.InvalidToken, NO_TOKENS);
-        if (!matches(token)) throw new OAuthError(OAuthErrorCode.InvalidToken, NOT_A_TOKEN);
+  const verifierFor = (origin: string) => ({
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (tokens.length > 0 && matches(token)) {
         // The SDK refuses tokens without an expiry; endpoint tokens live until removed from the node.
         return { token, clientId: 'mcp-endpoint-token', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
-      },
+      }
+      const signedIn = oauth && (await oauth.verify(token, origin));
+      if (signedIn) return signedIn;
+      if (tokens.length === 0 && !oauth) throw new OAuthError(OAuthErrorCode.InvalidToken, NO_TOKENS);
+      throw new OAuthError(OAuthErrorCode.InvalidToken, oauth ? NOT_SIGNED_IN : NOT_A_TOKEN);
     },
   });
+  const plainCheck = oauth ? undefined : requireBearerAuth({ verifier: verifierFor('') });
   return async (request) => {
+    const origin = new URL(request.url).origin;
+    const check = plainCheck ?? requireBearerAuth({ verifier: verifierFor(origin), resourceMetadataUrl: oauth!.metadataUrl(origin) });
     const outcome = await check(request);
-    return outcome instanceof Response && outcome.status === 401 ? withReadableBody(outcome, request, tokens.length === 0) : outcome;
+    return outcome instanceof Response && outcome.status === 401 ? withReadableBody(outcome, request, tokens.length === 0 && !oauth, !!oauth) : outcome;
   };
 }
 
@@ -53,10 +68,10 @@ export function bearerCheck(tokens: string[], anonymous: boolean): ((request: Re
  * clients read; clients in other languages often show only a `message`, and a missing header gets the
  * SDK's bare "Missing Authorization header". Both now say what to do.
  */
-async function withReadableBody(response: Response, request: Request, noTokens: boolean): Promise<Response> {
+async function withReadableBody(response: Response, request: Request, noTokens: boolean, signIn: boolean): Promise<Response> {
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   const missing = !request.headers.get('authorization')?.toLowerCase().startsWith('bearer ');
-  const description = noTokens ? NO_TOKENS : missing ? NO_BEARER : String(body.error_description ?? NOT_A_TOKEN);
+  const description = noTokens ? NO_TOKENS : missing ? (signIn ? SIGN_IN : NO_BEARER) : String(body.error_description ?? NOT_A_TOKEN);
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return Response.json({ ...body, error: body.error ?? 'invalid_token', error_description: description, message: description }, { status: 401, headers });
@@ -65,6 +80,9 @@ async function withReadableBody(response: Response, request: Request, noTokens: 
 const NO_TOKENS = 'This endpoint has no tokens: add one to the mcp-endpoint node (or tick "anonymous" for a trusted network).';
 const NO_BEARER =
   "This endpoint needs a bearer token: send 'Authorization: Bearer <token>' with one of the mcp-endpoint node's tokens (in the examples, the tab's MCP_TOKEN).";
+const SIGN_IN =
+  "This endpoint needs a sign-in: an MCP client that speaks OAuth (Home Assistant, Claude, MCP Inspector) signs in by itself and a person approves it in the Node-RED editor; other clients send one of the endpoint's tokens as a bearer token.";
+const NOT_SIGNED_IN = "The bearer token is neither one of this endpoint's tokens nor a current sign-in of an approved client: sign in again.";
 const NOT_A_TOKEN =
   "The bearer token is not one of this endpoint's tokens; copy a token from the mcp-endpoint node (in the examples, the tab's MCP_TOKEN) into the client's Authorization header.";
 

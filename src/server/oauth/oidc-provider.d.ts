@@ -1,0 +1,2 @@
+// oidc-provider ships no types; ./oidc-provider-face.ts types the part this package and its test peers use.
+declare module 'oidc-provider';
