@@ -15,6 +15,7 @@ import { fullPath, mountRoutes } from './http-node-routes';
 import { deployedStatus, withWaiting } from './endpoint-status';
 import { attachSignIn } from './sign-in';
 import { registerClientRoutes } from './clients-routes';
+import { announceEndpoint } from './announce';
 import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
@@ -81,6 +82,7 @@ export = function (RED: RED) {
       });
       closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle, `${node.label} (${node.id})`), () => serving.close());
       if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
+      if (settings.announce) closers.push(announceEndpoint(RED, node, t, settings.path));
       base = deployedStatus(RED, node, t, settings, unsetTokens);
       status = withWaiting(base, t, signIn?.approvals.waiting() ?? 0);
     } catch (err) {

@@ -10,6 +10,8 @@ export const ENDPOINT_SETTINGS = {
   anonymous: { value: false },
   /** Clients sign in with OAuth (Home Assistant, Claude, MCP Inspector) and a person approves each one in the editor. */
   signIn: { value: false },
+  /** Inside the Home Assistant app: announce the endpoint through the Supervisor's discovery service. */
+  announce: { value: false },
   contextStore: { value: '' },
   roots: { value: '' },
   writable: { value: '' },

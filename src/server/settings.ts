@@ -11,6 +11,8 @@ export interface EndpointSettings {
   anonymous: boolean;
   /** OAuth sign-in for clients, each approved by a person (src/server/oauth/). */
   signIn: boolean;
+  /** Announce the endpoint to Home Assistant (inside its app). */
+  announce: boolean;
   contextStore: string | undefined;
   roots: string[];
   writable: string[];
@@ -50,6 +52,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     tokens: lines(credentials.tokens),
     anonymous: def.anonymous === true || def.anonymous === 'true',
     signIn: def.signIn === true || def.signIn === 'true',
+    announce: def.announce === true || def.announce === 'true',
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),

@@ -9,6 +9,7 @@
 // and recorded, so a test can prove nothing else was tried.
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 
 export const SUPERVISOR_MCP_URL = 'http://supervisor/core/api/mcp';
 
@@ -21,21 +22,62 @@ export interface SupervisorStandIn {
   forwarded: number;
   /** Requests refused, with why. */
   refused: Array<{ method: string; url: string; why: string }>;
+  /** Discovery announcements it holds (uuid → config), as POST /discovery made them and DELETE removed them. */
+  discoveries: Map<string, { service: string; config: Record<string, unknown> }>;
+  /** Every DELETE /discovery/<uuid> it got. */
+  withdrawn: string[];
   close(): Promise<void>;
 }
 
-export async function startSupervisor(opts: { token: string; haUrl: string; haToken: string }): Promise<SupervisorStandIn> {
+/**
+ * `discovery`: the services the app's config lists under `discovery:` (the Supervisor answers 403 to
+ * an announcement of any other service; the Node-RED app v22.0.2 lists none).
+ */
+export async function startSupervisor(opts: { token: string; haUrl: string; haToken: string; discovery?: string[] }): Promise<SupervisorStandIn> {
   const ha = new URL(opts.haUrl);
-  const standIn: SupervisorStandIn = { proxyUrl: '', token: opts.token, forwarded: 0, refused: [], close: async () => {} };
+  const standIn: SupervisorStandIn = {
+    proxyUrl: '',
+    token: opts.token,
+    forwarded: 0,
+    refused: [],
+    discoveries: new Map(),
+    withdrawn: [],
+    close: async () => {},
+  };
   const refuse = (req: IncomingMessage, res: import('node:http').ServerResponse, status: number, why: string) => {
     standIn.refused.push({ method: req.method ?? '', url: req.url ?? '', why });
     req.resume();
     res.writeHead(status, { 'Content-Type': 'text/plain' }).end(why);
   };
+  // The Supervisor's discovery API (POST /discovery, DELETE /discovery/<uuid>), with its 403 for an
+  // app whose config does not list the service (supervisor/api/discovery.py, as the fixture notes say).
+  const discovery = (req: IncomingMessage, res: import('node:http').ServerResponse, url: string) => {
+    if (req.headers.authorization !== `Bearer ${opts.token}`) return refuse(req, res, 401, '401: Unauthorized');
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const uuid = /^http:\/\/supervisor\/discovery\/([\w-]+)$/.exec(url)?.[1];
+    if (req.method === 'DELETE' && uuid) {
+      req.resume();
+      standIn.withdrawn.push(uuid);
+      standIn.discoveries.delete(uuid);
+      return json(200, { result: 'ok', data: {} });
+    }
+    if (req.method !== 'POST' || url !== 'http://supervisor/discovery') return refuse(req, res, 405, `not a discovery request: ${req.method} ${url}`);
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c));
+    req.on('end', () => {
+      const message = JSON.parse(body || '{}') as { service?: string; config?: Record<string, unknown> };
+      if (!(opts.discovery ?? []).includes(String(message.service)))
+        return json(403, { result: 'error', message: 'Apps must list services they provide via discovery in their config!' });
+      const id = randomUUID();
+      standIn.discoveries.set(id, { service: String(message.service), config: message.config ?? {} });
+      json(200, { result: 'ok', data: { uuid: id } });
+    });
+  };
   const server = createServer((req, res) => {
     // A proxied request carries the whole URL, a tunnelled one its path and Host; the add-on's MCP
     // URL is the only one this stand-in serves.
     const url = /^https?:\/\//.test(req.url ?? '') ? req.url : `http://${req.headers.host}${req.url}`;
+    if (url?.startsWith('http://supervisor/discovery')) return discovery(req, res, url);
     if (url !== SUPERVISOR_MCP_URL && !url?.startsWith(SUPERVISOR_MCP_URL + '?')) return refuse(req, res, 404, `not the Supervisor MCP URL: ${url}`);
     if (req.headers.authorization !== `Bearer ${opts.token}`) return refuse(req, res, 401, '401: Unauthorized');
     standIn.forwarded++;
