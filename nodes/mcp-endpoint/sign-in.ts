@@ -80,21 +80,25 @@ export function attachSignIn(RED: RED, node: Node, settings: { path: string; nam
   };
   const oauthMount = `${settings.path.replace(/\/+$/, '')}/oauth`;
   RED.httpNode.use(oauthMount, underOauth);
-  // The well-known documents stand at the origin's root: served when Node-RED's httpNode is there.
-  const nodeRoot = typeof RED.settings.httpNodeRoot === 'string' ? RED.settings.httpNodeRoot : '/';
-  const atRoot = nodeRoot.replace(/\/+$/, '') === '';
+  // The well-known documents stand at the origin's root: served by httpNode when it is there, else by
+  // the admin app when that is (the Home Assistant app: flows under /endpoint, the editor at /).
+  const isRoot = (root: unknown) => (typeof root === 'string' ? root : '/').replace(/\/+$/, '') === '';
+  const rootApp = isRoot(RED.settings.httpNodeRoot) ? RED.httpNode : isRoot(RED.settings.httpAdminRoot) ? RED.httpAdmin : undefined;
+  const atRoot = !!rootApp;
   const metadata = (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' });
     res.end(JSON.stringify(signIn.resourceMetadata(requestOrigin(req))));
   };
   // Always also under the endpoint itself, which the 401 challenge names when the root is not ours.
   const ownMetadataPath = `${settings.path.replace(/\/+$/, '')}/.well-known/oauth-protected-resource`;
+  RED.httpNode.get(ownMetadataPath, metadata);
   routes.push([ownMetadataPath, metadata]);
-  if (atRoot) {
-    routes.push([signIn.resourceMetadataPath(), metadata]);
-    for (const path of signIn.metadataPaths()) routes.push([path, (req, res) => serve(path)(req, res)]);
+  const rootRoutes: typeof routes = [];
+  if (rootApp) {
+    rootRoutes.push([signIn.resourceMetadataPath(), metadata]);
+    for (const path of signIn.metadataPaths()) rootRoutes.push([path, (req, res) => serve(path)(req, res)]);
+    for (const [path, handler] of rootRoutes) rootApp.get(path, handler);
   }
-  for (const [path, handler] of routes) RED.httpNode.get(path, handler);
 
   const gate: OAuthGate = {
     verify: (token, origin) => signIn.verify(token, origin),
@@ -107,9 +111,11 @@ export function attachSignIn(RED: RED, node: Node, settings: { path: string; nam
     close() {
       signIns.delete(node.id);
       store.close();
-      const handlers = new Set<unknown>([underOauth, ...routes.map(([, h]) => h)]);
-      const router: { stack?: Array<{ handle?: unknown; route?: { stack: Array<{ handle: unknown }> } }> } | undefined = RED.httpNode._router;
-      if (router?.stack) router.stack = router.stack.filter((l) => !handlers.has(l.handle) && !l.route?.stack.some((s) => handlers.has(s.handle)));
+      const handlers = new Set<unknown>([underOauth, ...routes.map(([, h]) => h), ...rootRoutes.map(([, h]) => h)]);
+      for (const app of [RED.httpNode, RED.httpAdmin]) {
+        const router: { stack?: Array<{ handle?: unknown; route?: { stack: Array<{ handle: unknown }> } }> } | undefined = app?._router;
+        if (router?.stack) router.stack = router.stack.filter((l) => !handlers.has(l.handle) && !l.route?.stack.some((s) => handlers.has(s.handle)));
+      }
     },
   };
   signIns.set(node.id, attached);
