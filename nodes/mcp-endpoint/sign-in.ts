@@ -10,6 +10,7 @@ import { ClientApprovals, type ApprovalsState } from '../../src/server/oauth/cli
 import { EndpointSignIn } from '../../src/server/oauth/endpoint-sign-in';
 import { sealedFile } from '../../src/server/oauth/sealed-file';
 import { newSigningKeys } from '../../src/server/oauth/signing-keys';
+import { documentClients } from '../../src/server/oauth/client-documents';
 import { SignInStore, type StoreSnapshot } from '../../src/server/oauth/sign-in-store';
 import type { OAuthGate } from '../../src/server/http/access';
 import { requestOrigin } from '../../src/server/http/request-origin';
@@ -52,7 +53,12 @@ export function attachSignIn(RED: RED, node: Node, settings: { path: string; nam
     }
   };
   if (!sealed.jwks) save({ jwks: newSigningKeys() });
-  const store = new SignInStore(sealed.store, (snapshot) => save({ store: snapshot }));
+  const store = new SignInStore(
+    sealed.store,
+    (snapshot) => save({ store: snapshot }),
+    Date.now,
+    documentClients((m) => node.warn(m)),
+  );
   const approvals = new ClientApprovals(sealed.approvals, (state) => save({ approvals: state }));
   const cookieKey = createHash('sha256').update(`${secret}:cookies:${node.id}`).digest('base64url');
   const signIn = new EndpointSignIn({

@@ -154,6 +154,8 @@ export class EndpointSignIn {
         },
       },
       pkce: { required: () => true },
+      // Clients named by a Client ID Metadata Document are looked up by the store (./client-documents.ts).
+      discovery: { client_id_metadata_document_supported: true },
       rotateRefreshToken: true,
       issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${this.oauthPath}/interaction/${interaction.uid}` },

@@ -24,6 +24,8 @@ export class SignInStore {
     snapshot: StoreSnapshot | undefined,
     private readonly persist: (snapshot: StoreSnapshot) => void,
     private readonly now: () => number = Date.now,
+    /** What is not stored may still be found elsewhere: a client named by its metadata document. */
+    private readonly lookup?: (kind: string, id: string) => Promise<Record<string, unknown> | undefined>,
   ) {
     for (const [kind, entries] of Object.entries(snapshot ?? {})) {
       if (DURABLE.has(kind)) this.kinds.set(kind, new Map(Object.entries(entries)));
@@ -36,7 +38,7 @@ export class SignInStore {
     return class implements StoreAdapter {
       constructor(private readonly name: string) {}
       upsert = async (id: string, payload: Record<string, unknown>, expiresIn?: number) => store.put(this.name, id, payload, expiresIn);
-      find = async (id: string) => store.get(this.name, id);
+      find = async (id: string) => store.get(this.name, id) ?? (await store.lookUp(this.name, id));
       findByUid = async (uid: string) => store.findBy(this.name, (p) => p.uid === uid);
       findByUserCode = async (code: string) => store.findBy(this.name, (p) => p.userCode === code);
       consume = async (id: string) => store.consume(this.name, id);
@@ -84,6 +86,13 @@ export class SignInStore {
       return undefined;
     }
     return e;
+  }
+
+  /** Found elsewhere and kept for an hour, so one sign-in fetches a client document once. */
+  private async lookUp(kind: string, id: string): Promise<Record<string, unknown> | undefined> {
+    const found = await this.lookup?.(kind, id);
+    if (found) this.put(kind, id, found, 3600);
+    return found;
   }
 
   private get(kind: string, id: string): Record<string, unknown> | undefined {

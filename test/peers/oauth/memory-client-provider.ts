@@ -7,6 +7,8 @@ export class MemoryClientProvider implements OAuthClientProvider {
   constructor(
     public redirect: string,
     private readonly name: string,
+    /** Set: the client is named by its metadata document at this https URL instead of registering. */
+    readonly clientMetadataUrl?: string,
   ) {}
   info?: StoredOAuthClientInformation;
   saved?: StoredOAuthTokens;
