@@ -14,6 +14,7 @@ import { documentClients } from '../../src/server/oauth/client-documents';
 import { SignInStore, type StoreSnapshot } from '../../src/server/oauth/sign-in-store';
 import type { OAuthGate } from '../../src/server/http/access';
 import { requestOrigin } from '../../src/server/http/request-origin';
+import { serveEndpointPath } from '../../src/server/http/endpoint-paths';
 import { errorMessage } from '../../src/errors';
 import { fullPath } from './http-node-routes';
 import type { Node, RED } from '../shared/red-types';
@@ -86,6 +87,9 @@ export function attachSignIn(RED: RED, node: Node, settings: { path: string; nam
   };
   const oauthMount = `${settings.path.replace(/\/+$/, '')}/oauth`;
   RED.httpNode.use(oauthMount, underOauth);
+  // The authorization server reads its own bodies (at most 56 KB): with skip-editor-parsing in
+  // settings.js, the editor's parsers leave its POSTs alone, as they leave the endpoint's.
+  const releases = ['token', 'reg', 'token/revocation', 'auth'].map((p) => serveEndpointPath(`${signIn.oauthPath}/${p}`, `${settings.name} sign-in`));
   // The well-known documents stand at the origin's root: served by httpNode when it is there, else by
   // the admin app when that is (the Home Assistant app: flows under /endpoint, the editor at /).
   const isRoot = (root: unknown) => (typeof root === 'string' ? root : '/').replace(/\/+$/, '') === '';
@@ -117,6 +121,7 @@ export function attachSignIn(RED: RED, node: Node, settings: { path: string; nam
     close() {
       signIns.delete(node.id);
       store.close();
+      for (const release of releases) release();
       const handlers = new Set<unknown>([underOauth, ...routes.map(([, h]) => h), ...rootRoutes.map(([, h]) => h)]);
       for (const app of [RED.httpNode, RED.httpAdmin]) {
         const router: { stack?: Array<{ handle?: unknown; route?: { stack: Array<{ handle: unknown }> } }> } | undefined = app?._router;
