@@ -117,6 +117,10 @@ function commandNotFound({ command, cwd }: ErrorContext): string {
 
 /** What a status means for this server, in a few words a person can act on. */
 function httpAdvice(where: string, status: number, transport?: string): string | undefined {
+  // Since 2026.8 Home Assistant serves one LLM API at /api/mcp/<API id> and answers 404 for an id it has not.
+  const api = /\/api\/mcp\/([A-Za-z0-9_-]+)\/?(?:[?#]|$)/.exec(where)?.[1];
+  if (status === 404 && api)
+    return `Home Assistant has no LLM API "${api}" (or no Model Context Protocol Server integration): /api/mcp/<API id> serves one LLM API ("assist" is Assist's id; other APIs need an administrator's token), and /api/mcp serves the APIs chosen in the integration's options`;
   if (status === 404 && HOME_ASSISTANT_MCP.test(where))
     return 'Home Assistant serves no MCP here: add the "Model Context Protocol Server" integration (Settings → Devices & services), and check that the URL ends in /api/mcp';
   if ((status === 404 || status === 405) && transport === 'sse')

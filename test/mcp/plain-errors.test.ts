@@ -63,6 +63,12 @@ describe('connection errors in plain words (real runtime)', function () {
     assert.doesNotMatch(message, /<|DOCTYPE/);
   });
 
+  it('Home Assistant answering 404 for /api/mcp/<API id> names the LLM API it does not have', async () => {
+    const message = await errorFor({ url: `${ha.url}/music_assistant` }, { token: ha.token });
+    assert.match(message, /Home Assistant has no LLM API "music_assistant"/);
+    assert.match(message, /"assist" is Assist's id/);
+  });
+
   it('the SSE transport against a Streamable-HTTP-only server suggests Streamable HTTP', async () => {
     const message = await errorFor({ url: ha.url, transport: 'sse' }, { token: ha.token });
     assert.match(message, /choose the Streamable HTTP transport/);
