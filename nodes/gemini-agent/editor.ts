@@ -334,6 +334,7 @@ function prepareTestButton(node: AgentNode, currentServers: () => ServerRow[]) {
       'gemini-agent/test',
       {
         id: node.id,
+        z: (node as unknown as { z?: string }).z,
         prompt: $('#gemini-agent-test-prompt').val(),
         apiKey: $('#node-input-apiKey').val(),
         config: config,

@@ -15,10 +15,10 @@ import { MaxStepsError, scrub } from '../../src/gemini/errors';
 import { buildCatalog } from '../../src/gemini/tool-catalog';
 import type { TraceStep } from '../../src/gemini/types';
 import { agentServers } from './servers';
-import { nodeEnvLookup } from '../shared/node-env';
+import type { EnvLookup } from '../../src/env-expand';
 import type { RED } from '../shared/red-types';
 import { scrubAnswers, secretsInBody } from '../shared/secret-gate';
-import { PASSWORD_PLACEHOLDER, storedCredentials } from '../mcp-server/dialog-settings';
+import { dialogEnvLookup, PASSWORD_PLACEHOLDER, storedCredentials } from '../mcp-server/dialog-settings';
 import { geminiDestination, SECRET_STAYS, storedSecretsMayGo } from '../shared/secret-destinations';
 import { notDeployed } from './tools-route';
 
@@ -31,9 +31,11 @@ export function registerGeminiTestRoute(RED: RED): void {
     const body = req.body ?? {};
     const secrets: Array<string | undefined> = [];
     try {
-      const apiKey = apiKeyFor(RED, body, parseAgentSettings({ ...(body.config ?? {}) }).baseUrl);
+      // ${VAR} resolves as for the deployed node (its tab's variables too), also before a first deploy.
+      const env = dialogEnvLookup(RED, typeof body.id === 'string' ? body.id : undefined, body.z);
+      const apiKey = apiKeyFor(RED, body, parseAgentSettings({ ...(body.config ?? {}) }, env).baseUrl, env);
       secrets.push(apiKey);
-      res.json(await testPrompt(RED, body.config ?? {}, String(body.prompt ?? ''), apiKey));
+      res.json(await testPrompt(RED, body.config ?? {}, String(body.prompt ?? ''), apiKey, env));
     } catch (err) {
       res.json({ ok: false, error: scrub(errorMessage(err), [...secrets, typeof body.apiKey === 'string' ? body.apiKey : undefined]) });
     }
@@ -45,11 +47,9 @@ const storedKey = (RED: RED, id: unknown) => storedCredentials<{ apiKey: string 
 // A key typed into the dialog is used as is; the placeholder means "the key this node has stored";
 // blank means the environment's GEMINI_API_KEY / GOOGLE_API_KEY, as at runtime.
 // The stored key goes only to the base URL the node was deployed with (secret-destinations.ts).
-function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }, baseUrl: string | undefined): string {
+function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }, baseUrl: string | undefined, env: EnvLookup): string {
   const typed = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
-  // Blank: the deployed node's variables (its tab's too), else the process environment, as at runtime.
-  const deployed = typeof body.id === 'string' ? RED.nodes.getNode(body.id) : null;
-  const env = deployed ? nodeEnvLookup(RED, deployed) : undefined;
+  // Blank: the node's variables (its tab's too), else the process environment, as at runtime.
   if (typed && typed !== PASSWORD_PLACEHOLDER) return resolveApiKey(typed);
   if (typed === PASSWORD_PLACEHOLDER && !storedSecretsMayGo(typeof body.id === 'string' ? body.id : undefined, geminiDestination(baseUrl))) {
     throw new Error(SECRET_STAYS);
@@ -58,9 +58,9 @@ function apiKeyFor(RED: RED, body: { id?: unknown; apiKey?: unknown }, baseUrl: 
   return resolveApiKey(stored || undefined, env);
 }
 
-async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: string) {
+async function testPrompt(RED: RED, config: TestConfig, prompt: string, apiKey: string, env: EnvLookup) {
   if (!prompt.trim()) throw new Error('Type a prompt to send');
-  const runner = new AgentRunner(parseAgentSettings({ ...config, stream: false }));
+  const runner = new AgentRunner(parseAgentSettings({ ...config, stream: false }, env));
   const { servers, missing } = agentServers(RED, config.servers);
   if (missing.length) throw new Error(notDeployed(missing));
   const catalog = await buildCatalog(servers.map((s) => s.source));

@@ -5,9 +5,10 @@
 // was deployed with (secret-destinations.ts); a token or secret typed into the dialog is used as is.
 import { describeEndpoint, normalizeSettings, type McpServerSettings } from '../../src/mcp/settings/settings';
 import { PASSWORD_PLACEHOLDER, SECRET_STAYS, serverDestination, storedSecretsMayGo } from '../shared/secret-destinations';
-import { withOwnAddress, withStdioPaths } from '../shared/node-env';
+import { nodeEnvLookup, withOwnAddress, withStdioPaths } from '../shared/node-env';
+import { processEnvLookup, type EnvLookup } from '../../src/env-expand';
 import { applyOAuth } from './oauth';
-import type { RED } from '../shared/red-types';
+import type { Node, RED } from '../shared/red-types';
 import type { DialogServer as DeclaredDialogServer, Untrusted } from '../../src/mcp/settings/server-settings-declaration';
 
 export { PASSWORD_PLACEHOLDER };
@@ -19,11 +20,34 @@ export function dialogSettings(RED: RED, body: DialogServer, fallbackId: string)
   const id = typeof body.id === 'string' && body.id ? body.id : undefined;
   const config = body.config && typeof body.config === 'object' ? (body.config as Record<string, unknown>) : {};
   const raw = withOwnAddress(RED, { ...config, id: id ?? fallbackId });
-  const unsecured = normalizeSettings(raw);
+  // ${VAR} resolves as for the deployed node: its own variables, its group's and tab's, global, process.
+  const env = dialogEnvLookup(RED, id, body.z);
+  const unsecured = normalizeSettings(raw, undefined, env);
   const stored = storedSecretsMayGo(id, serverDestination(unsecured, describeEndpoint(unsecured)));
-  const settings = normalizeSettings({ ...raw, secrets: secretsFor(RED, body, stored) }, tokenFor(RED, body, stored));
+  const settings = normalizeSettings({ ...raw, secrets: secretsFor(RED, body, stored) }, tokenFor(RED, body, stored), env);
   // The node's OAuth tokens likewise go only where it was deployed to.
   return applyOAuth(RED, withStdioPaths(RED, settings), stored ? (id ?? '') : '');
+}
+
+/**
+ * Where the dialog's `${VAR}` are looked up: the deployed node itself; for a node not deployed yet,
+ * a deployed node on the tab it is scoped to (the tab's variables, credentials among them, live only
+ * in the runtime); else the global environment and the process, as for a global config node.
+ */
+export function dialogEnvLookup(RED: RED, id: string | undefined, z: unknown): EnvLookup {
+  const deployed = id ? RED.nodes.getNode(id) : null;
+  if (deployed) return nodeEnvLookup(RED, deployed);
+  let onTab: Node | null = null;
+  if (typeof z === 'string' && z) {
+    RED.nodes.eachNode((n: { id: string; z?: string }) => {
+      if (!onTab && n.z === z) onTab = RED.nodes.getNode(n.id);
+    });
+  }
+  if (onTab) return nodeEnvLookup(RED, onTab);
+  return (name) => {
+    const global = (RED.util as { getSetting?(node: unknown, name: string): unknown }).getSetting?.(null, name);
+    return global === undefined || global === null ? processEnvLookup(name) : String(global);
+  };
 }
 
 /** The stored credentials of a config node (its dialog sends the node id). */

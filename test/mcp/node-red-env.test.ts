@@ -3,6 +3,7 @@
 // tab. Proven with the real runtime against the Home Assistant stand-in.
 import assert from 'node:assert/strict';
 import { helper, nextMessage, send, mcpNodes, catchNode, useRuntimeWithHomeAssistant } from '../helpers/runtime';
+import { PASSWORD_PLACEHOLDER } from '../../nodes/shared/secret-destinations';
 
 const env = (vars: Record<string, string>) => Object.entries(vars).map(([name, value]) => ({ name, value, type: 'str' }));
 
@@ -68,5 +69,34 @@ describe('settings: ${VAR} through Node-RED environment variables', function () 
       names.every((n) => n.startsWith('HassTurn')),
       names.join(', '),
     );
+  });
+
+  it("Test connection resolves ${VAR} as the deployed node does: the tab's HA_URL and HA_TOKEN, for the deployed server and for a new one on that tab", async () => {
+    const origin = new URL(peers.ha.url).origin;
+    const [server, ...rest] = nodes('t1');
+    await helper.load(
+      [...mcpNodes, catchNode] as any,
+      [
+        { id: 't1', type: 'tab', label: 'home', env: env({ HA_URL: origin, HA_TOKEN: peers.ha.token }) },
+        { ...server, url: '${HA_URL}/api/mcp' },
+        ...rest,
+      ] as any,
+      { ha: { token: '${HA_TOKEN}' } } as any,
+    );
+    const config = { transport: 'http', url: '${HA_URL}/api/mcp' };
+    const deployed = await helper.request().post('/mcp-server/test').send({ id: 'ha', z: 't1', config, token: PASSWORD_PLACEHOLDER }).expect(200);
+    assert.equal(deployed.body.ok, true, JSON.stringify(deployed.body));
+    assert.equal(deployed.body.toolCount, 19);
+    // not deployed yet, on the same tab, the token typed as the tab's variable
+    const fresh = await helper.request().post('/mcp-server/test').send({ id: 'new-server', z: 't1', config, token: '${HA_TOKEN}' }).expect(200);
+    assert.equal(fresh.body.ok, true, JSON.stringify(fresh.body));
+    // a global config node does not see a tab's variables: the default address is tried, and named
+    const global = await helper
+      .request()
+      .post('/mcp-server/test')
+      .send({ id: 'other', config: { transport: 'http', url: '${HA_URL:-http://127.0.0.1:9}/api/mcp' }, token: 'x' })
+      .expect(200);
+    assert.equal(global.body.ok, false);
+    assert.match(global.body.error, /127\.0\.0\.1:9/);
   });
 });

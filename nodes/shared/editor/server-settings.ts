@@ -16,6 +16,7 @@ export function settingsOf(cfg: EditorServer): DialogServer {
   const typed = cfg.credentials && cfg.credentials.secrets;
   return {
     id: cfg.id,
+    z: typeof cfg.z === 'string' && cfg.z ? cfg.z : undefined,
     config,
     token: (cfg.credentials && typeof cfg.credentials.token === 'string' && cfg.credentials.token) || undefined,
     secrets: typed && typed !== PASSWORD_PLACEHOLDER ? parseObject(typed) : undefined,

@@ -52,6 +52,8 @@ export const SERVER_SETTING_NAMES = Object.keys(SERVER_SETTINGS) as ServerSettin
  */
 export interface DialogServer {
   id: string;
+  /** The tab the config node is scoped to, if any: its variables resolve `${VAR}` as for the deployed node. */
+  z?: string;
   config: Record<string, unknown>;
   /** A token typed into the dialog, or the password placeholder for the stored one. */
   token?: string;
