@@ -58,10 +58,16 @@ export function preparePairing(nodeId: string, _: DialogText): void {
     });
   }
 
-  function load(): void {
+  function load(first = false): void {
     getJson<Listed>(url('pairing'), undefined, (err, r) => {
-      if (err || !r) box.text(_('esp32-listener.devices.notDeployed'));
-      else render(r);
+      if (err || !r) return void box.text(_('esp32-listener.devices.notDeployed'));
+      render(r);
+      // A device waiting to pair is why the status sent the user here: the dialog opens on Pairing,
+      // with the code field ready, instead of at the top of a long form.
+      if (first && r.waiting.length) {
+        $('#esp32-listener-pairing-part')[0]?.scrollIntoView({ block: 'start' });
+        $('#esp32-listener-pair-code').trigger('focus');
+      }
     });
   }
 
@@ -74,5 +80,5 @@ export function preparePairing(nodeId: string, _: DialogText): void {
       load();
     });
   });
-  load();
+  load(true);
 }

@@ -57,6 +57,11 @@ describe('esp32-listener dialog: pairing a stock device by its spoken code (Chro
     await page.evaluate(() => RED.editor.editConfig('', 'esp32-listener', 'L'));
     const waiting = page.locator('.esp32-listener-waiting[data-device="d8:3b:da:4e:21:7c"]');
     await waiting.waitFor({ timeout: 30000 });
+    // The status sent the user here: the dialog opens on Pairing, the code field focused.
+    await page.waitForFunction(() => document.activeElement?.id === 'esp32-listener-pair-code', undefined, { timeout: 10000 });
+    const part = await page.locator('#esp32-listener-pairing-part').boundingBox();
+    const tray = await page.locator('.red-ui-tray-body').first().boundingBox();
+    assert.ok(part && tray && part.y >= tray.y && part.y < tray.y + tray.height, `Pairing in view: ${JSON.stringify({ part, tray })}`);
     assert.match(await waiting.innerText(), new RegExp(`otto-robot 2\\.4\\.2 · since .* · says ${code}$`));
     assert.match(await page.locator('.esp32-listener-ota').innerText(), /OTA URL for devices: http:\/\/127\.0\.0\.1:\d+\/xiaozhi\/ota\/$/);
     await page.fill('#esp32-listener-pair-code', code);
