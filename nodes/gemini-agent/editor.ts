@@ -68,6 +68,16 @@ function serverConfigs(): EditorConfigNode[] {
     return !c.z || !pickerScope || c.z === pickerScope;
   });
 }
+/** A tab's variables of type "str", as its Edit dialog holds them. */
+function tabVariables(z: string | undefined): Record<string, string> {
+  // RED.nodes.workspace(id) is the tab (the bundled type declares it without the id).
+  const workspace = RED.nodes.workspace as unknown as (id: string) => { env?: Array<{ name?: string; value?: unknown; type?: string }> } | undefined;
+  const tab = z ? workspace(z) : undefined;
+  const out: Record<string, string> = {};
+  for (const v of (tab && tab.env) || []) if (v.name && v.type === 'str' && v.value !== '') out[v.name] = String(v.value);
+  return out;
+}
+
 // Its name and where it is, so that eight "Home Assistant" servers can be told apart.
 function serverLabel(c: EditorConfigNode): string {
   const where = serverAddress(c);
@@ -81,7 +91,12 @@ function serverAddress(c: EditorConfigNode): string {
     return [c.command, script.split('/').slice(-3).join('/')].filter(Boolean).join(' ');
   }
   if (c.transport === 'esp32') return 'ESP32 ' + (c.deviceId || 'device');
-  const url = String(c.url || '').replace(/\$\{[A-Za-z0-9_]+:-([^}]*)\}/g, '$1');
+  // ${VAR} as the runtime reads it where the editor can see it: the tab's plain variables (its
+  // credential ones stay in the runtime), else the default written after :-.
+  const env = tabVariables(c.z || pickerScope);
+  const url = String(c.url || '').replace(/\$\{([A-Za-z0-9_]+)(?::-([^}]*))?\}/g, function (whole: string, name: string, fallback?: string) {
+    return env[name] ?? fallback ?? whole;
+  });
   const host = /^[a-z]+:\/\/([^/]+)/i.exec(url);
   return host ? host[1] : url;
 }

@@ -69,7 +69,9 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
   /** The flow a user deployed earlier, with the credentials the runtime stores (never sent back to the editor). */
   async function deployFlow(): Promise<void> {
     const flows = [
-      { id: 'tab1', type: 'tab', label: 'Agent' },
+      { id: 'tab1', type: 'tab', label: 'Agent', env: [{ name: 'HA_URL', value: 'http://ha.example.net:8123', type: 'str' }] },
+      // Its address from the tab's variable: the picker shows where it really points, not the default.
+      { id: 'tab-ha', type: 'mcp-server', z: 'tab1', name: 'Tab HA', transport: 'http', url: '${HA_URL:-http://homeassistant.local:8123}/api/mcp' },
       { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: ha!.url, credentials: { token: ha!.token } },
       {
         id: 'agent1',
@@ -172,6 +174,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     const offered = await row.locator('.node-input-entry-server option').allInnerTexts();
     assert.ok(offered.includes(`Home Assistant · ${new URL(ha!.url).host}`), offered.join(' | '));
     assert.ok(!offered.some((o) => o.includes('Other tab HA')), offered.join(' | '));
+    assert.ok(offered.includes('Tab HA · ha.example.net:8123'), offered.join(' | '));
     await page.waitForFunction(() => /19 of 19 tools/.test($('.node-input-entry-preview').first().text()), undefined, { timeout: 30000 });
     // Filters: include HassTurn* then exclude HassTurnOff leaves one function.
     await row.locator('.node-input-entry-include').fill('HassTurn*');
