@@ -61,7 +61,8 @@ export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp
     publishTopic: settings.publishTopic,
     deviceTopic: settings.deviceTopic,
     publicAddress: typeof def.publicAddress === 'string' && def.publicAddress.trim() ? def.publicAddress.trim() : undefined,
-    name: `Node-RED ${name}`,
+    // Shown on the device's screen with the code: "Node-RED" once, however the listener is named.
+    name: /node-?red/i.test(name) ? name : `Node-RED ${name}`,
     pairing: book,
   });
   const claim = claimOtaAddress(RED, def.id, service);

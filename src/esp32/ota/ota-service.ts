@@ -69,7 +69,7 @@ export class OtaService implements OtaAnswerer {
     return {
       status: 200,
       body:
-        `Node-RED (${this.o.name}) answers xiaozhi devices' OTA check here.\n` +
+        `${this.o.name} answers xiaozhi devices' OTA check here.\n` +
         "Put this address into the device's Wi-Fi setup page, Advanced tab, Custom OTA URL; the device then speaks a code to type into the esp32-listener's dialog.\n",
     };
   }
