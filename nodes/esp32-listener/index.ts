@@ -46,7 +46,7 @@ export = function (RED: RED) {
       if (onNodeRedPort) runtime.httpServer = RED.server;
       // Devices that join through their OTA check: answered here, paired in the dialog (pairing.ts).
       // ${VAR} in the public address and the firmware offer too, as in every other text setting.
-      pairing = startPairing(RED, expandEnvDeep({ ...def }, env), name, settings, (m) => node.warn(m));
+      pairing = startPairing(RED, expandEnvDeep({ ...def }, env), name, settings, { warn: (m) => node.warn(m), log: (m) => node.log(m) });
       runtime.pairing = pairing.book;
       // On a port of its own the listener answers the check there too (the Home Assistant add-on's way in).
       if (settings.transport === 'websocket' && settings.port !== undefined) runtime.ota = pairing.service;

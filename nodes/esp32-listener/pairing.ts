@@ -46,7 +46,18 @@ export function answersOta(def: NodeDef): boolean {
   return def.answerOta === true || def.answerOta === 'true';
 }
 
-export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp32ListenerSettings, warn: (m: string) => void): ListenerPairing {
+/**
+ * `say`: warnings go to the debug sidebar; `log` lines only to Node-RED's log, for what is normal when
+ * several examples are deployed together (their listeners all offer to answer the OTA address).
+ */
+export function startPairing(
+  RED: RED,
+  def: NodeDef,
+  name: string,
+  settings: Esp32ListenerSettings,
+  say: { warn(m: string): void; log(m: string): void },
+): ListenerPairing {
+  const warn = (m: string) => say.warn(m);
   const book = new PairingBook(pairingStore(RED, def.id));
   const path = underNodeRoot(RED);
   // A broker listener (transport mqtt) has no section to hand out: the devices' broker is the user's own.
@@ -67,7 +78,10 @@ export function startPairing(RED: RED, def: NodeDef, name: string, settings: Esp
   });
   const claim = claimOtaAddress(RED, def.id, service);
   if ('takenBy' in claim) {
-    warn(`the OTA address ${path} is answered by esp32-listener ${claim.takenBy}; only one listener can answer it, so devices checking there join that one`);
+    // Said in the log and in this listener's dialog (Pairing): not a fault, a choice to make.
+    say.log(
+      `the OTA address ${path} is answered by esp32-listener ${claim.takenBy}: a stock device joins that one. To have devices join this listener, untick "Answer devices' OTA check" on ${claim.takenBy} (only one listener can answer the address)`,
+    );
     return { book, service, ota: { path, answering: false, takenBy: claim.takenBy }, close: () => undefined };
   }
   return { book, service, ota: { path, answering: true }, close: () => claim.release() };
