@@ -134,20 +134,30 @@ registerDialog<typeof LISTENER_SETTINGS, ListenerDialogState>('esp32-listener', 
     }
     $('#node-config-input-voice').on('change', showVoice);
     showVoice();
-    preparePairing(node.id, node._.bind(node));
     const devicesBox = $('#esp32-listener-devices');
-    getJson<DevicesAnswer>('esp32-listener/' + encodeURIComponent(node.id) + '/devices', undefined, function (err, r) {
-      if (err || !r) return void devicesBox.text(node._('esp32-listener.devices.notDeployed'));
-      if (!r.devices.length) return void devicesBox.text(node._('esp32-listener.devices.none'));
-      r.devices.forEach(function (d) {
-        const board = d.serverInfo ? ' ' + d.serverInfo.name + ' ' + (d.serverInfo.version || '') : '';
-        $('<div>')
-          .text(d.id + board + ' · ' + node._('esp32-listener.devices.tools', { count: d.toolCount }) + ' · ' + d.state)
-          .appendTo(devicesBox);
+    const loadDevices = function () {
+      getJson<DevicesAnswer>('esp32-listener/' + encodeURIComponent(node.id) + '/devices', undefined, function (err, r) {
+        devicesBox.empty();
+        if (err || !r) return void devicesBox.text(node._('esp32-listener.devices.notDeployed'));
+        if (!r.devices.length) return void devicesBox.text(node._('esp32-listener.devices.none'));
+        r.devices.forEach(function (d) {
+          const board = d.serverInfo ? ' ' + d.serverInfo.name + ' ' + (d.serverInfo.version || '') : '';
+          $('<div class="esp32-listener-device">')
+            .attr('data-device', d.id)
+            .text(d.id + board + ' · ' + node._('esp32-listener.devices.tools', { count: d.toolCount }) + ' · ' + d.state)
+            .appendTo(devicesBox);
+        });
       });
-    });
+    };
+    loadDevices();
+    // Pairing and the device list reload together while the dialog is open.
+    (node as unknown as { _stopPairing?: () => void })._stopPairing = preparePairing(node.id, node._.bind(node), loadDevices);
+  },
+  oneditcancel: function () {
+    (this as unknown as { _stopPairing?: () => void })._stopPairing?.();
   },
   oneditsave: function () {
+    (this as unknown as { _stopPairing?: () => void })._stopPairing?.();
     const chosen = this._liveChosen || {};
     const live = { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] as ServerRow[] };
     LIVE_FIELDS.forEach(function (k) {

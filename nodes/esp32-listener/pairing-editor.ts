@@ -13,7 +13,12 @@ interface Listed {
 
 const when = (ms: number | undefined) => (ms ? new Date(ms).toLocaleString() : '');
 
-export function preparePairing(nodeId: string, _: DialogText): void {
+const RELOAD_MS = 3000;
+/** The editor's tray has opened and focused its first field by then. */
+const OPENED_MS = 600;
+
+/** Returns the function that stops reloading (the dialog closes). */
+export function preparePairing(nodeId: string, _: DialogText, onChange: () => void = () => undefined): () => void {
   const box = $('#esp32-listener-pairing');
   const result = $('#esp32-listener-pair-result');
   const url = (what: string) => 'esp32-listener/' + encodeURIComponent(nodeId) + '/' + what;
@@ -45,28 +50,43 @@ export function preparePairing(nodeId: string, _: DialogText): void {
       row.text(
         `${p.id} · ${p.board ?? '?'} ${p.version ?? ''} · ${p.lastSeen ? _('esp32-listener.pairing.lastSeen', { when: when(p.lastSeen) }) : _('esp32-listener.pairing.notSeen')} `,
       );
-      $('<button type="button" class="red-ui-button red-ui-button-small esp32-listener-unpair">')
-        .text(_('esp32-listener.pairing.unpair'))
-        .on('click', () =>
+      // Unpair cuts a device off at once: the first click asks, the second does it.
+      const unpair = $('<button type="button" class="red-ui-button red-ui-button-small esp32-listener-unpair">').text(_('esp32-listener.pairing.unpair'));
+      unpair
+        .on('click', () => {
+          if (!unpair.hasClass('esp32-listener-confirm')) {
+            unpair.addClass('esp32-listener-confirm').text(_('esp32-listener.pairing.confirmUnpair'));
+            return;
+          }
           postJson(url('unpair'), { device: p.id }, (err) => {
             result.text(err ? err : _('esp32-listener.pairing.unpaired', { device: p.id }));
             load();
-          }),
-        )
+            onChange();
+          });
+        })
         .appendTo(row);
       row.appendTo(box);
     });
   }
 
+  let shown = '';
   function load(first = false): void {
     getJson<Listed>(url('pairing'), undefined, (err, r) => {
       if (err || !r) return void box.text(_('esp32-listener.devices.notDeployed'));
+      // Redrawn only when something changed, so a reload never takes a half-made click away.
+      const now = JSON.stringify(r);
+      if (now === shown && !first) return;
+      shown = now;
       render(r);
       // A device waiting to pair is why the status sent the user here: the dialog opens on Pairing,
       // with the code field ready, instead of at the top of a long form.
       if (first && r.waiting.length) {
-        $('#esp32-listener-pairing-part')[0]?.scrollIntoView({ block: 'start' });
-        $('#esp32-listener-pair-code').trigger('focus');
+        // After the tray has opened: the editor focuses the dialog's first field then, which would
+        // scroll back to the top.
+        setTimeout(() => {
+          $('#esp32-listener-pairing-part')[0]?.scrollIntoView({ block: 'start' });
+          $('#esp32-listener-pair-code').trigger('focus');
+        }, OPENED_MS);
       }
     });
   }
@@ -78,7 +98,14 @@ export function preparePairing(nodeId: string, _: DialogText): void {
       result.text(err ? err : _('esp32-listener.pairing.pairedOne', { device: r!.device.id }));
       if (!err) $('#esp32-listener-pair-code').val('');
       load();
+      onChange();
     });
   });
   load(true);
+  // The dialog is not a snapshot: devices that start waiting, pair or leave show while it is open.
+  const timer = setInterval(() => {
+    load();
+    onChange();
+  }, RELOAD_MS);
+  return () => clearInterval(timer);
 }

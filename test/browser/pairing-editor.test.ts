@@ -78,8 +78,13 @@ describe('esp32-listener dialog: pairing a stock device by its spoken code (Chro
     assert.ok(String(json?.websocket?.token).length >= 32, 'its own token at the next check');
   });
 
-  it('Unpair takes the device back: its next check gets a code again', async () => {
-    await page.locator('.esp32-listener-paired[data-device="d8:3b:da:4e:21:7c"] .esp32-listener-unpair').click();
+  it('Unpair asks once more, then takes the device back: its next check gets a code again', async () => {
+    const unpair = page.locator('.esp32-listener-paired[data-device="d8:3b:da:4e:21:7c"] .esp32-listener-unpair');
+    await unpair.click();
+    // The first click only asks: the device is still paired.
+    assert.equal(await unpair.innerText(), 'Unpair: click again');
+    assert.equal((await device.check(`${nodeRed!.url}/xiaozhi/ota/`)).json?.activation, undefined, 'still paired after one click');
+    await unpair.click();
     await page.locator('#esp32-listener-pair-result', { hasText: 'Unpaired d8:3b:da:4e:21:7c' }).waitFor();
     const { json } = await device.check(`${nodeRed!.url}/xiaozhi/ota/`);
     assert.match(json?.activation?.code, /^\d{6}$/);
