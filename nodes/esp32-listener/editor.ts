@@ -8,6 +8,11 @@ import type { ServerRow } from '../../src/mcp/settings/server-row';
 import { LISTENER_CREDENTIALS } from './credentials';
 import { LISTENER_SETTINGS } from '../../src/esp32/listener-settings-declaration';
 import { preparePairing } from './pairing-editor';
+import { setServerUsers, trackServerUsers, type EditorRed } from '../shared/editor/server-users';
+
+// The servers Gemini Live may call and voice "assist"'s Home Assistant count this listener as a user.
+const usersRed = RED as unknown as EditorRed;
+trackServerUsers(usersRed, 'esp32-listener');
 import { isFirmwareVersion } from '../../src/esp32/ota/firmware-version';
 const ROWS: Record<string, string[]> = {
   websocket: ['path', 'port', 'bind', 'tokens', 'anonymous', 'allow', 'ota', 'vision', 'voice'],
@@ -158,6 +163,7 @@ registerDialog<typeof LISTENER_SETTINGS, ListenerDialogState>('esp32-listener', 
   },
   oneditsave: function () {
     (this as unknown as { _stopPairing?: () => void })._stopPairing?.();
+    setServerUsers(usersRed, this as never, 'remove');
     const chosen = this._liveChosen || {};
     const live = { model: '', voice: '', systemInstruction: '', baseUrl: '', servers: [] as ServerRow[] };
     LIVE_FIELDS.forEach(function (k) {
@@ -177,5 +183,6 @@ registerDialog<typeof LISTENER_SETTINGS, ListenerDialogState>('esp32-listener', 
       language: String($('#esp32-listener-assist-language').val() || '').trim(),
       continue: $('#esp32-listener-assist-continue').prop('checked'),
     };
+    setServerUsers(usersRed, this as never, 'add');
   },
 });

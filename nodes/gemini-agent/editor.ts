@@ -8,7 +8,7 @@ import type { PromptsAnswer } from '../shared/editor/tool-lists';
 import { GEMINI_FAMILY } from '../shared/editor/families';
 import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../../src/gemini/agent-settings-declaration';
 import type { ServerRow } from '../../src/mcp/settings/server-row';
-import { setServerUsers, trackAgentServerUsers, type EditorRed } from './server-users';
+import { setServerUsers, trackServerUsers, type EditorRed } from '../shared/editor/server-users';
 // The editor's RED types its events narrowly, and lags it for tabs and editConfig (which takes the
 // editing node as a fifth argument); the calls made here are the documented ones.
 const red = RED as unknown as EditorRed & {
@@ -41,7 +41,7 @@ interface TestCall {
   server?: string;
   isError?: boolean;
 }
-trackAgentServerUsers(red);
+trackServerUsers(red, 'gemini-agent');
 const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
 // The value core's config pickers use for "add a new one".
 const ADD = '_ADD_';

@@ -105,7 +105,10 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
         path: '/xiaozhi/v1/',
         allow: '',
         credentials: { tokens: DEVICE_TOKEN },
+        // named only inside the listener's Assist settings: it must count the listener as its user
+        assist: { server: 'lst-ha', pipeline: '', language: '', continue: true },
       },
+      { id: 'lst-ha', type: 'mcp-server', name: 'Listener HA', transport: 'http', url: ha!.url },
       { id: 'esp1', type: 'esp32-mcp-in', z: 'tab1', x: 300, y: 220, name: '', listener: 'lst1', wires: [[]] },
       // ha-assist on a server of its own (the agent's server above must count the agent alone).
       { id: 'assist-ha', type: 'mcp-server', name: 'Assist server', transport: 'http', url: ha!.url, credentials: { token: ha!.token } },
@@ -146,6 +149,19 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     const entry = page.locator('.red-ui-palette-node-config', { hasText: 'Home Assistant' });
     await entry.waitFor();
     assert.equal(await entry.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false);
+    // The same for a server named only in a listener's Assist (or Live) settings.
+    assert.equal(
+      await page.evaluate(() =>
+        RED.nodes
+          .node('lst-ha')!
+          .users.map((u: { id: string }) => u.id)
+          .join(','),
+      ),
+      'lst1',
+    );
+    const listenerServer = page.locator('.red-ui-palette-node-config', { hasText: 'Listener HA' });
+    await listenerServer.waitFor();
+    assert.equal(await listenerServer.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false);
   });
 
   it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {
