@@ -157,5 +157,14 @@ describe('session robustness', function () {
       const msg = await caught;
       assert.match(msg.error.message, /misconfigured: url "not a url" is not a valid URL/);
     });
+
+    it('a URL with a scheme fetch cannot use (a typo such as htp://) says so, not "fetch failed"', async () => {
+      await load(flow({ transport: 'http', url: 'htp://homeassistant.local:8123/api/mcp' }, { tool: 'echo' }));
+      const caught = nextMessage('caught');
+      send('call', { payload: {} });
+      const msg = await caught;
+      assert.match(msg.error.message, /url "htp:\/\/homeassistant\.local:8123\/api\/mcp" must start with http:\/\/ or https:\/\//);
+      assert.doesNotMatch(msg.error.message, /fetch failed/);
+    });
   });
 });

@@ -82,11 +82,14 @@ export function normalizeSettings(raw: RawServerConfig, token?: string, env: Env
   if (transport === 'http' || transport === 'sse') {
     settings.url = str(raw.url);
     if (!settings.url) throw new Error('url is required for the http and sse transports');
+    let scheme: string;
     try {
-      new URL(settings.url);
+      scheme = new URL(settings.url).protocol;
     } catch {
       throw new Error(`url "${settings.url}" is not a valid URL`);
     }
+    // fetch refuses any other scheme with a bare "fetch failed", which names nothing to fix.
+    if (scheme !== 'http:' && scheme !== 'https:') throw new Error(`url "${settings.url}" must start with http:// or https://`);
     settings.headers = withSecrets(stringRecord(expandEnvDeep(parseJsonish(raw.headers, 'headers'), env), 'headers'), secret.headers);
     secretValues.push(...Object.values(secret.headers ?? {}));
   } else if (transport === 'stdio') {
