@@ -2,11 +2,15 @@
 // (anonymous), tokens, sign-in, or nobody yet (no token, or a token variable that is not set).
 import type { EndpointSettings } from '../../src/server/settings';
 import { adviseOncePerDeploy } from '../shared/deploy-advice';
+import { definedTwiceOnTab, referencedVariables } from '../shared/node-env';
+import { storedTokens } from '../shared/stored-tokens';
 import type { Node, NodeStatus, RED } from '../shared/red-types';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 export function deployedStatus(RED: RED, node: Node, t: Translate, settings: EndpointSettings, unsetTokens: string[]): NodeStatus {
+  const twice = definedTwiceOnTab(node, referencedVariables(storedTokens(RED, node)));
+  if (twice.length) node.warn(t('mcp-endpoint.errors.variableTwice', { name: twice.join(', ') }));
   const open = settings.tokens.length === 0 && settings.anonymous && !settings.signIn;
   if (open) {
     // Logged, not warned: anonymous is a choice the user made; the users' yellow status keeps it visible.

@@ -40,3 +40,18 @@ export function withOwnAddress<T extends object>(RED: RED, raw: T): T {
   });
   return { ...raw, url };
 }
+
+/**
+ * Of `names`, those defined more than once on the node's tab (Environment variables): Node-RED takes
+ * one of the rows and ignores the other without a word, so a user who edits the other one sees no
+ * effect ("a second MCP_TOKEN row leaves the endpoint at 401").
+ */
+export function definedTwiceOnTab(node: Node, names: string[]): string[] {
+  const rows = (node as Node & { _flow?: { env?: Array<{ name?: string }> } })._flow?.env ?? [];
+  return names.filter((name) => rows.filter((row) => row.name === name).length > 1);
+}
+
+/** The names of the `${VAR}` references in a text. */
+export function referencedVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)].map((m) => m[1]))];
+}
