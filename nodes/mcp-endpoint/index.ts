@@ -73,6 +73,7 @@ export = function (RED: RED) {
       const serving = new HttpServing(node.endpoint, {
         tokens: settings.tokens,
         signIn: signIn?.gate,
+        unsetTokenVariables: unsetTokens,
         anonymous: settings.anonymous,
         allowedHosts: allowedHostnames(),
         instance: settings.instance,

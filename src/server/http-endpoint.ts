@@ -42,6 +42,8 @@ export interface HttpServingOptions {
   tokens: string[];
   /** Sign-in (OAuth) for clients that cannot send a fixed token; their access tokens are accepted beside the endpoint's tokens. */
   signIn?: OAuthGate;
+  /** Variables the tokens come from that are not set (named in the 401). */
+  unsetTokenVariables?: string[];
   /** With no tokens: serve everyone (true) or refuse everyone (false). */
   anonymous: boolean;
   /** Host names accepted in Host/Origin (DNS-rebinding protection). */
@@ -106,7 +108,7 @@ export class HttpServing {
     private readonly options: HttpServingOptions,
   ) {
     this.modern = createMcpHandler(() => endpoint.createServer('modern'), { legacy: 'reject', onerror: options.onError });
-    this.checkBearer = bearerCheck(options.tokens, options.anonymous, options.signIn);
+    this.checkBearer = bearerCheck(options.tokens, options.anonymous, options.signIn, options.unsetTokenVariables);
     const stops = [
       endpoint.tools.onChange(() => this.announceToolsChanged()),
       endpoint.prompts.onChange(() =>

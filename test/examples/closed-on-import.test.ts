@@ -88,6 +88,12 @@ describe('examples: nothing opens to the network on import', function () {
         `${ep.path} without a token`,
       );
     for (const ep of endpoints) assert.equal(await initialize(nr, ep.path, 'a-guessed-token'), 401, `${ep.path} with a guessed token`);
+    // The 401 a client's user reads names the variable the endpoint's owner must set, not "add a token to the node".
+    for (const ep of endpoints.filter((n) => JSON.stringify(n).includes('MCP_TOKEN'))) {
+      const res = await fetch(`${nr.url}${ep.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const said = (await res.json()).message;
+      assert.match(said, /takes its token from MCP_TOKEN, which is not set/, `${ep.path}: ${said}`);
+    }
     const wsListeners = listeners.filter((l) => l.transport === 'websocket' && !l.port);
     for (const l of wsListeners) {
       assert.equal(await deviceAdmitted(nr, l.path), false, `${l.path} without a token`);

@@ -39,7 +39,14 @@ export interface OAuthGate {
  * (with sign-in) the access tokens its authorization server issued. No tokens and no sign-in without
  * `anonymous` refuses everyone.
  */
-export function bearerCheck(tokens: string[], anonymous: boolean, oauth?: OAuthGate): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
+export function bearerCheck(
+  tokens: string[],
+  anonymous: boolean,
+  oauth?: OAuthGate,
+  /** Variables the tokens come from that are not set: named in the 401, so the client's user knows what the endpoint's owner must set. */
+  unsetVariables: string[] = [],
+): ((request: Request) => Promise<AuthInfo | Response>) | undefined {
+  const noTokens = unsetVariables.length ? noTokensFrom(unsetVariables) : NO_TOKENS;
   if (tokens.length === 0 && anonymous && !oauth) return undefined;
   const matches = tokenMatcher(tokens);
   const verifierFor = (origin: string) => ({
@@ -50,7 +57,7 @@ export function bearerCheck(tokens: string[], anonymous: boolean, oauth?: OAuthG
       }
       const signedIn = oauth && (await oauth.verify(token, origin));
       if (signedIn) return signedIn;
-      if (tokens.length === 0 && !oauth) throw new OAuthError(OAuthErrorCode.InvalidToken, NO_TOKENS);
+      if (tokens.length === 0 && !oauth) throw new OAuthError(OAuthErrorCode.InvalidToken, noTokens);
       throw new OAuthError(OAuthErrorCode.InvalidToken, oauth ? NOT_SIGNED_IN : NOT_A_TOKEN);
     },
   });
@@ -59,7 +66,9 @@ export function bearerCheck(tokens: string[], anonymous: boolean, oauth?: OAuthG
     const origin = new URL(request.url).origin;
     const check = plainCheck ?? requireBearerAuth({ verifier: verifierFor(origin), resourceMetadataUrl: oauth!.metadataUrl(origin) });
     const outcome = await check(request);
-    return outcome instanceof Response && outcome.status === 401 ? withReadableBody(outcome, request, tokens.length === 0 && !oauth, !!oauth) : outcome;
+    return outcome instanceof Response && outcome.status === 401
+      ? withReadableBody(outcome, request, tokens.length === 0 && !oauth ? noTokens : undefined, !!oauth)
+      : outcome;
   };
 }
 
@@ -68,16 +77,18 @@ export function bearerCheck(tokens: string[], anonymous: boolean, oauth?: OAuthG
  * clients read; clients in other languages often show only a `message`, and a missing header gets the
  * SDK's bare "Missing Authorization header". Both now say what to do.
  */
-async function withReadableBody(response: Response, request: Request, noTokens: boolean, signIn: boolean): Promise<Response> {
+async function withReadableBody(response: Response, request: Request, noTokens: string | undefined, signIn: boolean): Promise<Response> {
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   const missing = !request.headers.get('authorization')?.toLowerCase().startsWith('bearer ');
-  const description = noTokens ? NO_TOKENS : missing ? (signIn ? SIGN_IN : NO_BEARER) : String(body.error_description ?? NOT_A_TOKEN);
+  const description = noTokens ? noTokens : missing ? (signIn ? SIGN_IN : NO_BEARER) : String(body.error_description ?? NOT_A_TOKEN);
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return Response.json({ ...body, error: body.error ?? 'invalid_token', error_description: description, message: description }, { status: 401, headers });
 }
 
 const NO_TOKENS = 'This endpoint has no tokens: add one to the mcp-endpoint node (or tick "anonymous" for a trusted network).';
+const noTokensFrom = (names: string[]) =>
+  `This endpoint takes its token from ${names.join(', ')}, which is not set: whoever runs Node-RED sets it in the tab's Environment variables (double-click the tab), and the client sends the same value as 'Authorization: Bearer <token>'.`;
 const NO_BEARER =
   "This endpoint needs a bearer token: send 'Authorization: Bearer <token>' with one of the mcp-endpoint node's tokens (in the examples, the tab's MCP_TOKEN).";
 const SIGN_IN =
