@@ -135,33 +135,25 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
       .screenshot({ path: join(screenshotDir, `${name}.png`) });
   }
 
-  it("a server named only in the agent's server list counts the agent as its user: not dashed as unused", async () => {
-    assert.equal(
-      await page.evaluate(() =>
-        RED.nodes
-          .node('ha')!
-          .users.map((u: { id: string }) => u.id)
-          .join(','),
-      ),
-      'agent1',
-    );
+  it("a server named only in the agent's server list, or a listener's Assist settings, counts that node as its user: not dashed as unused", async () => {
     await page.evaluate(() => RED.sidebar.show('config'));
-    const entry = page.locator('.red-ui-palette-node-config', { hasText: 'Home Assistant' });
-    await entry.waitFor();
-    assert.equal(await entry.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false);
-    // The same for a server named only in a listener's Assist (or Live) settings.
-    assert.equal(
-      await page.evaluate(() =>
-        RED.nodes
-          .node('lst-ha')!
-          .users.map((u: { id: string }) => u.id)
-          .join(','),
-      ),
-      'lst1',
-    );
-    const listenerServer = page.locator('.red-ui-palette-node-config', { hasText: 'Listener HA' });
-    await listenerServer.waitFor();
-    assert.equal(await listenerServer.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false);
+    for (const [server, user, label] of [
+      ['ha', 'agent1', 'Home Assistant'],
+      ['lst-ha', 'lst1', 'Listener HA'],
+    ]) {
+      const users = await page.evaluate(
+        (id) =>
+          RED.nodes
+            .node(id)!
+            .users.map((u: { id: string }) => u.id)
+            .join(','),
+        server,
+      );
+      assert.equal(users, user, `${server}'s users`);
+      const entry = page.locator('.red-ui-palette-node-config', { hasText: label });
+      await entry.waitFor();
+      assert.equal(await entry.evaluate((e) => e.classList.contains('red-ui-palette-node-config-unused')), false, `${label} not unused`);
+    }
   });
 
   it('gemini-agent: model suggestions, server row with its filtered tools, inline validation', async () => {

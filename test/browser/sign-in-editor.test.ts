@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MemoryClientProvider } from '../peers/oauth/memory-client-provider';
+import { initializeWith } from '../helpers/bearer-requests';
 import {
   editorSuiteHooks,
   launchEditorOn,
@@ -102,16 +103,7 @@ describe('mcp-endpoint dialog: a person approves a signing-in client (Chromium, 
     await page.locator('.mcp-endpoint-approved', { hasText: 'last used' }).waitFor({ timeout: 15000 });
     await row.locator('.mcp-endpoint-revoke').click();
     await page.locator('#mcp-endpoint-clients-result', { hasText: 'Claude (test) revoked' }).waitFor();
-    const res = await fetch(`${nodeRed!.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}` },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
+    const res = await initializeWith(`${nodeRed!.url}/mcp`, provider.saved!.access_token);
     assert.equal(res.status, 401);
     await page.evaluate(() => RED.tray.close());
   });

@@ -4,6 +4,7 @@
 // in after a person approves it through the admin route, and calls the endpoint.
 import assert from 'node:assert/strict';
 import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
+import { initializeWith, untilEndpointStarted } from '../helpers/bearer-requests';
 import { HA_CALLBACK, homeAssistantSignIn } from '../peers/home-assistant/mcp-client-sign-in';
 
 describe('mcp-endpoint sign-in in the Home Assistant app layout (real Node-RED, httpNodeRoot /endpoint)', function () {
@@ -22,9 +23,7 @@ describe('mcp-endpoint sign-in in the Home Assistant app layout (real Node-RED, 
 
   it("Home Assistant's client finds the metadata at the root, is approved in the editor and calls the endpoint", async () => {
     const mcpUrl = `${nodeRed.url}/endpoint/mcp`;
-    // The deploy answers before the endpoint has started: wait for its challenge.
-    for (const start = Date.now(); (await fetch(mcpUrl, { method: 'POST', body: '{}' })).status !== 401; await new Promise((r) => setTimeout(r, 100)))
-      assert.ok(Date.now() - start < 20000, 'the endpoint started');
+    await untilEndpointStarted(mcpUrl); // the deploy answers before the endpoint has started
     const root = await fetch(`${nodeRed.url}/.well-known/oauth-protected-resource/endpoint/mcp`);
     assert.equal(root.status, 200, 'the resource metadata at the origin root');
     assert.equal((await root.json()).resource, mcpUrl);
@@ -55,16 +54,7 @@ describe('mcp-endpoint sign-in in the Home Assistant app layout (real Node-RED, 
       await open();
       return new URL(url);
     });
-    const res = await fetch(mcpUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${signedIn.tokens.access_token}` },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'Home Assistant', version: '2026.10' } },
-      }),
-    });
+    const res = await initializeWith(mcpUrl, signedIn.tokens.access_token);
     assert.equal(res.status, 200);
     assert.ok(!nodeRed.log.join('\n').includes(signedIn.tokens.access_token), 'no token in the log');
   });

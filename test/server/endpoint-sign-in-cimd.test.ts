@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { MemoryClientProvider } from '../peers/oauth/memory-client-provider';
+import { untilEndpointStarted } from '../helpers/bearer-requests';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
@@ -48,12 +49,7 @@ describe('mcp-endpoint sign-in with a Client ID Metadata Document (real Node-RED
       { id: 'fn1', type: 'function', z: 'tab1', func: 'msg.payload = "hello"; return msg;', wires: [['out1']] },
       { id: 'out1', type: 'mcp-tool-out', z: 'tab1' },
     ]);
-    for (
-      const start = Date.now();
-      (await fetch(`${nodeRed.url}/mcp`, { method: 'POST', body: '{}' })).status !== 401;
-      await new Promise((r) => setTimeout(r, 100))
-    )
-      assert.ok(Date.now() - start < 20000, 'the endpoint started');
+    await untilEndpointStarted(`${nodeRed.url}/mcp`); // the deploy answers before the endpoint has started
   });
   after(async () => {
     await nodeRed?.stop();

@@ -9,6 +9,7 @@ import { MemoryClientProvider } from '../peers/oauth/memory-client-provider';
 import { helper } from '../helpers/runtime';
 import { baseUrl, loadFlow, startEndpointRuntime, stopEndpointRuntime } from './harness';
 import { toolFlow } from './tool-flow';
+import { initializeWith } from '../helpers/bearer-requests';
 import { HA_CALLBACK, homeAssistantSignIn } from '../peers/home-assistant/mcp-client-sign-in';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -130,7 +131,7 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
     assert.equal(approved[0].name, 'Sign-in spec');
     assert.ok(approved[0].lastUsed >= approved[0].approvedAt);
     // The endpoint's own tokens keep working beside sign-in.
-    assert.equal((await initializeWith('static-token-1')).status, 200);
+    assert.equal((await initializeAt('static-token-1')).status, 200);
   });
 
   it("Home Assistant 2026.10's client (its discovery, registration and checks, replayed) signs in, calls and refreshes", async () => {
@@ -146,13 +147,13 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
       return new URL((await browser.open(waiting.url)).url);
     });
     assert.equal(signedIn.registration.token_endpoint_auth_method, 'none', 'a public client, as offered first');
-    assert.equal((await initializeWith(signedIn.tokens.access_token)).status, 200);
+    assert.equal((await initializeAt(signedIn.tokens.access_token)).status, 200);
     const old = signedIn.tokens.access_token;
     const oldRefresh = signedIn.tokens.refresh_token;
     assert.ok(oldRefresh, 'a refresh token for staying signed in');
     const renewed = await signedIn.refresh();
     assert.notEqual(renewed.refresh_token, oldRefresh, 'refresh tokens rotate');
-    assert.equal((await initializeWith(renewed.access_token)).status, 200);
+    assert.equal((await initializeAt(renewed.access_token)).status, 200);
     assert.notEqual(renewed.access_token, old);
   });
 
@@ -176,7 +177,7 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
     const code = back.searchParams.get('code')!;
     await transport.finishAuth(back.searchParams);
     const token = provider.saved!.access_token;
-    assert.equal((await initializeWith(token)).status, 200);
+    assert.equal((await initializeAt(token)).status, 200);
     // the same code again, straight at the token endpoint (RFC 6749 §4.1.2: revoke what it issued)
     const replay = await fetch(`${baseUrl}/mcp/oauth/token`, {
       method: 'POST',
@@ -191,7 +192,7 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
     });
     assert.equal(replay.status, 400);
     assert.equal((await replay.json()).error, 'invalid_grant');
-    assert.equal((await initializeWith(token)).status, 401, 'the token the code gave is revoked with it');
+    assert.equal((await initializeAt(token)).status, 401, 'the token the code gave is revoked with it');
     // an authorization request that sends the browser somewhere the client did not register
     const swapped = new URL(provider.authorizationUrl!.href);
     swapped.searchParams.set('redirect_uri', 'http://attacker.example/cb');
@@ -205,30 +206,18 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
     const { back, transport } = await signIn(provider, (p) => decide(p.request, 'approve', p.code).expect(200));
     await transport.finishAuth(back.searchParams);
     const token = provider.saved!.access_token;
-    assert.equal((await initializeWith(token, '/other')).status, 401, 'not a token of /other');
+    assert.equal((await initializeAt(token, '/other')).status, 401, 'not a token of /other');
     const client = await connectWith(provider);
     await client.listTools();
     await helper
       .request()
       .post(`/mcp-endpoint/ep/clients/${encodeURIComponent(provider.info!.client_id)}/revoke`)
       .expect(200);
-    assert.equal((await initializeWith(token)).status, 401);
+    assert.equal((await initializeAt(token)).status, 401);
     await assert.rejects(client.listTools());
     assert.deepEqual((await clients()).approved, []);
     await client.close().catch(() => undefined);
   });
 });
 
-/** A 2025 initialize with `token`: 200 when the endpoint takes it, 401 when not. */
-function initializeWith(token: string, path = '/mcp'): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    }),
-  });
-}
+const initializeAt = (token: string, path = '/mcp') => initializeWith(`${baseUrl}${path}`, token);

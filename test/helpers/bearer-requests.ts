@@ -1,0 +1,24 @@
+// The two requests the endpoint sign-in specs make by hand: a 2025 initialize with a bearer token
+// (200 when the endpoint takes the token, 401 when not), and waiting until a freshly deployed
+// endpoint answers at all (Node-RED's deploy answers before the nodes have started).
+export function initializeWith(url: string, token: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'sign-in spec', version: '1' } },
+    }),
+  });
+}
+
+/** Resolves once the endpoint at `url` challenges a caller without a token (401). */
+export async function untilEndpointStarted(url: string, ms = 20_000): Promise<void> {
+  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
+    const res = await fetch(url, { method: 'POST', body: '{}' }).catch(() => undefined);
+    if (res?.status === 401) return;
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${url} to start (last answer: ${res?.status ?? 'none'})`);
+  }
+}
