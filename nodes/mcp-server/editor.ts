@@ -7,6 +7,7 @@ import { REPLY_MB_CHECK, TIMEOUT_CHECK } from '../shared/editor/validators';
 import { entriesEditor, secretNamesOf, type EntriesEditor } from './entries-editor';
 import { prepareOAuth } from './oauth-editor';
 import { preparePresets } from './presets-editor';
+import { prepareHomeAssistantApis } from './home-assistant-apis-editor';
 import { prepareImport } from './import-editor';
 import { prepareTestConnection } from './test-connection-editor';
 import { SERVER_CREDENTIALS, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/settings/server-settings-declaration';
@@ -108,6 +109,7 @@ registerDialog<typeof SERVER_SETTINGS, ServerDialogState>('mcp-server', {
     preparePresets(node);
     prepareImport(node);
     prepareTestConnection(node, entries);
+    prepareHomeAssistantApis(node, entries);
   },
   oneditsave: function () {
     editingId = null;

@@ -4,7 +4,7 @@ import { postJson } from '../shared/editor/requests';
 import { formValues } from '../shared/editor/form-values';
 import type { DialogText } from '../shared/editor/register';
 import type { EntriesEditor } from './entries-editor';
-import { SERVER_SETTINGS } from '../../src/mcp/settings/server-settings-declaration';
+import { SERVER_SETTINGS, type DialogServer } from '../../src/mcp/settings/server-settings-declaration';
 
 interface TestAnswer {
   ok: boolean;
@@ -12,6 +12,22 @@ interface TestAnswer {
   serverInfo?: { name?: string; title?: string };
   protocolVersion?: string;
   toolCount?: number;
+}
+
+/** The server as the dialog holds it now (saved or not), as the admin routes that connect with it read it. */
+export function dialogServer(node: { id: string }, entries: { headers: EntriesEditor; env: EntriesEditor }): DialogServer {
+  const h = entries.headers.read();
+  const en = entries.env.read();
+  return {
+    id: node.id,
+    // The scope chosen in the dialog: a server scoped to a tab sees that tab's ${VAR}.
+    z: String($('#node-config-dialog-scope').val() || '') || undefined,
+    // Every setting the form holds now; headers and env from their rows, which are saved on Done.
+    config: { ...formValues(SERVER_SETTINGS, '#node-config-input-'), headers: JSON.stringify(h.plain), env: JSON.stringify(en.plain) },
+    token: String($('#node-config-input-token').val() ?? ''),
+    // Typed secret entries go along; untouched stored ones are read server-side.
+    secrets: Object.keys(h.secret).length + Object.keys(en.secret).length ? { headers: h.secret, env: en.secret } : undefined,
+  };
 }
 
 export function prepareTestConnection(node: { id: string; _: DialogText }, entries: { headers: EntriesEditor; env: EntriesEditor }): void {
@@ -24,17 +40,7 @@ export function prepareTestConnection(node: { id: string; _: DialogText }, entri
   $('#node-config-mcp-test').on('click', function (e) {
     e.preventDefault();
     out.removeClass('mcp-ok mcp-fail').text(node._('mcp-server.test.running'));
-    const h = entries.headers.read();
-    const en = entries.env.read();
-    const body = {
-      id: node.id,
-      // Every setting the form holds now; headers and env from their rows, which are saved on Done.
-      config: { ...formValues(SERVER_SETTINGS, '#node-config-input-'), headers: JSON.stringify(h.plain), env: JSON.stringify(en.plain) },
-      token: $('#node-config-input-token').val(),
-      // Typed secret entries go along; untouched stored ones are read server-side.
-      secrets: Object.keys(h.secret).length + Object.keys(en.secret).length ? { headers: h.secret, env: en.secret } : undefined,
-    };
-    postJson<TestAnswer>('mcp-server/test', body, function (err, r) {
+    postJson<TestAnswer>('mcp-server/test', dialogServer(node, entries), function (err, r) {
       if (err || !r || !r.ok) {
         out.addClass('mcp-fail').text(node._('mcp-server.test.failed', { error: err || (r && r.error) || '' }));
       } else {

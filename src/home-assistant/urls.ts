@@ -2,7 +2,8 @@
 // integration serves <base>/api/mcp, the WebSocket API is <base>/api/websocket, and files such as
 // the TTS proxy's are under <base>. Inside an add-on the Supervisor proxies Home Assistant at
 // http://supervisor/core, where the WebSocket API is /core/websocket (HA developer docs, "App
-// communication").
+// communication"). Since 2026.8 each LLM API also has its own MCP URL, <base>/api/mcp/<API id>.
+// Plain functions: the editor uses them too.
 
 export interface HomeAssistantUrls {
   /** http(s)://host[:port][/core] */
@@ -32,4 +33,15 @@ export function homeAssistantUrls(mcpUrl: string): HomeAssistantUrls {
 export function underBase(base: string, pathOrUrl: string): string {
   if (/^https?:\/\//.test(pathOrUrl)) return pathOrUrl;
   return base.replace(/\/+$/, '') + (pathOrUrl.startsWith('/') ? '' : '/') + pathOrUrl;
+}
+
+/** `…/api/mcp` or `…/api/mcp/<id>`, down to `…/api/mcp`, which homeAssistantUrls reads. */
+export function mcpBaseUrl(mcpUrl: string): string {
+  return mcpUrl.trim().replace(/\/api\/mcp\/[^/?#]+\/?(?=[?#]|$)/, '/api/mcp');
+}
+
+/** The same URL with `/api/mcp` (or `/api/mcp/<other id>`) pointing at one LLM API ('' for /api/mcp itself). */
+export function llmApiUrl(mcpUrl: string, id: string): string {
+  if (!id) return mcpBaseUrl(mcpUrl);
+  return mcpBaseUrl(mcpUrl).replace(/\/api\/mcp\/?(?=[?#]|$)/, `/api/mcp/${encodeURIComponent(id)}`);
 }

@@ -89,7 +89,15 @@ export interface AssistStandIn {
 const FIXTURES = join(__dirname, 'fixtures', 'tts');
 const RATE = 16000;
 
-export function createAssistStandIn(token: () => string): AssistStandIn {
+/** Who else may open the WebSocket API, and what `llm/api/list` answers. */
+export interface WebSocketApiOptions {
+  /** A valid user's token that is not an administrator's: signs in, but admin-only commands fail. */
+  nonAdminToken?: string;
+  /** The registered LLM APIs, in registration order (default: Assist only). */
+  llmApis?: Array<{ id: string; name: string }>;
+}
+
+export function createAssistStandIn(token: () => string, more: WebSocketApiOptions = {}): AssistStandIn {
   const wss = new WebSocketServer({ noServer: true });
   let scripts: AssistScript[] = [{ transcript: 'Turn on the kitchen light', answer: 'The kitchen light is on.' }];
   const files = new Map<string, { body: Buffer; mime: string }>();
@@ -127,6 +135,7 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
 
   function serve(ws: WebSocket): void {
     let authed = false;
+    let admin = false;
     const binary = new Map<number, (pcm: Buffer | null) => void>();
     let nextHandler = 1;
     const send = (m: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m));
@@ -140,8 +149,10 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
       }
       const msg = JSON.parse(buf.toString());
       if (!authed) {
-        if (msg.type === 'auth' && msg.access_token === token()) {
+        const nonAdmin = !!more.nonAdminToken && msg.access_token === more.nonAdminToken;
+        if (msg.type === 'auth' && (msg.access_token === token() || nonAdmin)) {
           authed = true;
+          admin = !nonAdmin;
           send({ type: 'auth_ok', ha_version: '2026.11.1' });
         } else {
           send({ type: 'auth_invalid', message: 'Invalid access token or password' });
@@ -154,6 +165,10 @@ export function createAssistStandIn(token: () => string): AssistStandIn {
       switch (msg.type) {
         case 'supported_features':
           return result(true);
+        case 'llm/api/list':
+          // core llm/websocket_api.py: @require_admin, then {apis: [{id, name}]} in registration order.
+          if (!admin) return result(false, { code: 'unauthorized', message: 'Unauthorized' });
+          return result(true, { apis: more.llmApis ?? [{ id: 'assist', name: 'Assist' }] });
         case 'assist_pipeline/pipeline/list':
           return result(true, { pipelines: standIn.pipelines, preferred_pipeline: standIn.pipelines[0]?.id });
         case 'assist_pipeline/run':

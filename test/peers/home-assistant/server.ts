@@ -44,6 +44,11 @@ export interface HomeAssistantOptions {
   port?: number;
   /** Also serve Assist pipelines: the WebSocket API and the TTS proxy (./assist.ts). */
   assist?: boolean;
+  /**
+   * The LLM APIs registered besides Assist's: each is served at /api/mcp/<id> (administrators only,
+   * like every id but "assist") and listed by the WebSocket API's `llm/api/list` (which this turns on).
+   */
+  llmApis?: Array<{ id: string; name: string }>;
   /** HA's OAuth/IndieAuth sign-in (test/peers/oauth/ha-indieauth.ts): its routes, and its tokens accepted. */
   auth?: {
     route(req: IncomingMessage, res: ServerResponse, body: string, origin: string): boolean;
@@ -88,7 +93,8 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
   const answer = answererFor(fixtures);
   const requests: RecordedRequest[] = [];
   let origin = '';
-  const assist = opts.assist ? createAssistStandIn(() => token) : undefined;
+  const llmApis = opts.llmApis ? [{ id: 'assist', name: 'Assist' }, ...opts.llmApis] : undefined;
+  const assist = opts.assist || llmApis ? createAssistStandIn(() => token, { nonAdminToken: opts.nonAdminToken, llmApis }) : undefined;
 
   const server = createServer((req, res) => {
     if (assist?.route(req, res)) return;
@@ -107,8 +113,11 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
       // A non-admin user's token is a valid token, but 2026.10 entries require an administrator:
       // HA answers exactly as for a wrong token (mcp_server/http.py _validate_admin).
       const nonAdmin = !!opts.nonAdminToken && req.headers.authorization === `Bearer ${opts.nonAdminToken}`;
-      const accepted = !nonAdmin && (req.headers.authorization === `Bearer ${token}` || !!opts.auth?.accepts(req.headers.authorization));
-      handle(req, res, record, accepted, origin, answer);
+      const admin = req.headers.authorization === `Bearer ${token}` || !!opts.auth?.accepts(req.headers.authorization);
+      // /api/mcp/assist is open to every user; any other API id, and a 2026.10 entry, to administrators.
+      const assistApi = /^\/api\/mcp\/assist\/?$/.test((req.url ?? '').split('?')[0]);
+      const accepted = admin || (nonAdmin && assistApi && !!llmApis);
+      handle(req, res, record, accepted, origin, answer, llmApis?.map((a) => a.id) ?? ['assist']);
     });
   });
   server.on('upgrade', (req, socket, head) => (assist ? assist.upgrade(req, socket, head) : socket.destroy()));
@@ -134,7 +143,15 @@ export async function startHomeAssistant(opts: HomeAssistantOptions = {}): Promi
   };
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, authorized: boolean, origin: string, answer: Answer): void {
+function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: RecordedRequest,
+  authorized: boolean,
+  origin: string,
+  answer: Answer,
+  apiIds: string[],
+): void {
   const path = (req.url ?? '/').split('?')[0];
 
   if (path === '/.well-known/oauth-protected-resource' && req.method === 'GET') {
@@ -161,7 +178,7 @@ function handle(req: IncomingMessage, res: ServerResponse, record: RecordedReque
     return;
   }
   const apiId = apiMatch[1];
-  if (apiId !== undefined && apiId !== 'assist') {
+  if (apiId !== undefined && !apiIds.includes(decodeURIComponent(apiId))) {
     sendText(res, 404, `Unknown LLM API '${decodeURIComponent(apiId)}'`);
     return;
   }
