@@ -1,7 +1,7 @@
 // The third-party MCP clients our users run, as installed by scripts/test-tools.mjs into
 // .tools/interop (versions in test/tools.json): the MCP Inspector's CLI and Gemini CLI, each run as
 // a user runs it, in a throwaway HOME so neither reads nor writes the developer's own settings.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,56 @@ export function inspector(url: string, args: string[]): Promise<CliRun & { json?
     }
     return { ...result, json };
   });
+}
+
+/**
+ * `mcp-inspector --cli <url> … --callback-url <callback>` against a server that needs OAuth: the CLI
+ * registers, prints "Please navigate to: <authorization URL>" and waits on its own callback server.
+ * `signIn` gets that URL and plays the person's part; the run then ends as the CLI's answer.
+ * MCP_AUTO_OPEN_ENABLED=true is the CLI's documented switch for a run without a terminal; BROWSER
+ * points xdg-open at `true`, so no browser is started.
+ */
+export function inspectorSigningIn(
+  url: string,
+  args: string[],
+  callbackUrl: string,
+  signIn: (authorizationUrl: string) => Promise<void>,
+): Promise<CliRun & { json?: any }> {
+  return withHome(
+    (home) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(NODE, [INSPECTOR, '--cli', url, '--transport', 'http', '--callback-url', callbackUrl, ...args], {
+          cwd: home,
+          env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', CI: '1', MCP_AUTO_OPEN_ENABLED: 'true', BROWSER: 'true' },
+        });
+        let stdout = '';
+        let stderr = '';
+        let started = false;
+        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        child.stdout.on('data', (d: Buffer) => (stdout += d));
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d;
+          const at = /Please navigate to: (\S+)/.exec(stderr)?.[1];
+          if (at && !started) {
+            started = true;
+            signIn(at).catch((err) => {
+              child.kill('SIGKILL');
+              reject(err);
+            });
+          }
+        });
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          let json: any;
+          try {
+            json = JSON.parse(stdout);
+          } catch {
+            /* not JSON: the caller looks at the text */
+          }
+          resolve({ code: code ?? -1, stdout, stderr, json });
+        });
+      }),
+  );
 }
 
 /** `gemini mcp list` with a settings file naming these servers (httpUrl entries). */

@@ -11,34 +11,9 @@ import { baseUrl, loadFlow, startEndpointRuntime, stopEndpointRuntime } from './
 import { toolFlow } from './tool-flow';
 import { initializeWith } from '../helpers/bearer-requests';
 import { HA_CALLBACK, homeAssistantSignIn } from '../peers/home-assistant/mcp-client-sign-in';
+import { CookieBrowser } from '../helpers/cookie-browser';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** A browser: follows redirects on our origin by hand, keeps cookies, stops at the client's redirect URI. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  constructor(private readonly stopAt = REDIRECT) {}
-  async open(url: string): Promise<{ status: number; url: string; text: string }> {
-    let current = url;
-    for (let hop = 0; hop < 10; hop++) {
-      if (current.startsWith(this.stopAt)) return { status: 0, url: current, text: '' };
-      const res = await fetch(current, { redirect: 'manual', headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair] = c.split(';');
-        const [k, v] = pair.split('=');
-        if (v) this.cookies.set(k.trim(), v);
-        else this.cookies.delete(k.trim());
-      }
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        current = new URL(location, current).href;
-        continue;
-      }
-      return { status: res.status, url: current, text: await res.text() };
-    }
-    throw new Error('too many redirects');
-  }
-}
 
 const clients = async (id = 'ep') => (await helper.request().get(`/mcp-endpoint/${id}/clients`).expect(200)).body;
 const decide = (request: string, decision: 'approve' | 'deny', code: string, id = 'ep') =>
@@ -64,7 +39,7 @@ async function signIn(
   const client = new Client({ name: 'sign-in-spec', version: '1.0.0' }, { capabilities: {} });
   await assert.rejects(client.connect(transport), UnauthorizedError);
   assert.ok(provider.authorizationUrl, 'the SDK was sent to the authorization page');
-  const browser = new Browser();
+  const browser = new CookieBrowser(REDIRECT);
   const waiting = await browser.open(provider.authorizationUrl.href);
   assert.equal(waiting.status, 200, waiting.text);
   const code = /id="code">([A-Z0-9]+)</.exec(waiting.text)?.[1];
@@ -136,7 +111,7 @@ describe('mcp-endpoint sign-in: OAuth clients, each approved by a person', funct
 
   it("Home Assistant 2026.10's client (its discovery, registration and checks, replayed) signs in, calls and refreshes", async () => {
     const signedIn = await homeAssistantSignIn(`${baseUrl}/mcp`, async (authorizeUrl) => {
-      const browser = new Browser(HA_CALLBACK);
+      const browser = new CookieBrowser(HA_CALLBACK);
       const waiting = await browser.open(authorizeUrl);
       assert.equal(waiting.status, 200, waiting.text);
       const code = /id="code">([A-Z0-9]+)</.exec(waiting.text)![1];
