@@ -1,11 +1,14 @@
 // A small MCP server that ships with the package, so the getting-started example works offline in a
 // real install (server-everything is only a devDependency). Its tools carry the names the example
 // uses (echo, get-sum, trigger-long-running-operation) and show each kind of result: text,
-// structured content, progress notifications and an image.
+// structured content, progress notifications and an image; `book-a-table` asks the person a question
+// in the middle of the call (./book-a-table.ts) and `research` runs as a task (./research-task.ts).
 //   node main.js            MCP over stdin/stdout (what the example's mcp-server starts)
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { DEMO_TOOLS } from './tools';
+import { bookATable } from './book-a-table';
+import { researchTasks, tasksCapability } from './research-task';
 
 // A 1×1 red PNG: enough to show image content arriving as a Buffer in msg.mcp.files.
 const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -51,14 +54,24 @@ async function call(name: string, args: Record<string, unknown>, notify: Notify,
   }
 }
 
-export function createDemoServer(): Server {
-  const server = new Server({ name: 'mcp-gemini-demo', version: '1.0.0' }, { capabilities: { tools: {} } });
+/** One server per connection; `research` keeps its tasks in `tasks`, which outlive a request. */
+export function createDemoServer(tasks = researchTasks(Number(process.env.DEMO_RESEARCH_STEP_MS) || 1000)): Server {
+  const server = new Server({ name: 'mcp-gemini-demo', version: '1.0.0' }, { capabilities: { tools: {}, ...tasksCapability } });
   server.setRequestHandler('tools/list', async () => ({ tools: DEMO_TOOLS.map((t) => ({ ...t })) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const notify = (ctx as unknown as { mcpReq: { notify: Notify } }).mcpReq.notify;
-    return call(name, (args ?? {}) as Record<string, unknown>, notify, request.params._meta?.progressToken, ctx.mcpReq.signal);
+    const given = (args ?? {}) as Record<string, unknown>;
+    const progressToken = request.params._meta?.progressToken;
+    if (name === 'book-a-table') return bookATable(given, ctx);
+    if (name === 'research')
+      return tasks.call(given, ctx, async (progress, total) => {
+        if (progressToken !== undefined) await notify({ method: 'notifications/progress', params: { progressToken, progress, total, message: `source ${progress} of ${total} read` } });
+      });
+    return call(name, given, notify, progressToken, ctx.mcpReq.signal);
   });
+  tasks.register(server);
+  server.onclose = () => tasks.close();
   return server;
 }
 

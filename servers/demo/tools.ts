@@ -47,4 +47,17 @@ export const DEMO_TOOLS: Tool[] = [
     inputSchema: { type: 'object', properties: {} },
     annotations: { readOnlyHint: true },
   },
+  {
+    name: 'book-a-table',
+    title: 'Book a table',
+    description: 'Books a table at a restaurant, after asking the person how many people and whether to book (an input request).',
+    inputSchema: { type: 'object', properties: { restaurant: { type: 'string', description: 'Which restaurant' } } },
+  },
+  {
+    name: 'research',
+    title: 'Research',
+    description: 'Researches a topic for a few seconds; runs as a task for a client that supports tasks, with a status per step.',
+    inputSchema: { type: 'object', properties: { topic: { type: 'string', description: 'What to research' } } },
+    annotations: { readOnlyHint: true },
+  },
 ];
