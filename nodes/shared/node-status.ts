@@ -87,7 +87,11 @@ export class NodeStatusWriter {
   }
 
   private current(): NodeStatus {
-    if (this.inFlight > 0) return { fill: 'blue', shape: 'dot', text: this.busyText };
+    if (this.inFlight > 0) {
+      // A call waiting on a server that takes long to start (a runner downloading it) says why.
+      const slow = [...this.servers.values()].find((e) => e.state.kind === 'connecting' && e.state.note)?.state as { note: string } | undefined;
+      return slow ? { fill: 'yellow', shape: 'ring', text: `${this.busyText}: ${slow.note}` } : { fill: 'blue', shape: 'dot', text: this.busyText };
+    }
     if (this.failure) return { fill: 'red', shape: 'ring', text: this.failure };
     const note = this.note?.();
     if (note) return note;

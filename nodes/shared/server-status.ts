@@ -8,7 +8,7 @@ export function statusFor(RED: RED, s: ProviderState): NodeStatus {
   const t = translator(RED, 'mcp-server');
   switch (s.kind) {
     case 'connecting':
-      return { fill: 'yellow', shape: 'ring', text: t('mcp-server.status.connecting') };
+      return { fill: 'yellow', shape: 'ring', text: s.note ? `${t('mcp-server.status.connecting')}: ${s.note}` : t('mcp-server.status.connecting') };
     case 'ready':
       return { fill: 'green', shape: 'dot', text: t('mcp-server.status.tools', { count: s.toolCount }) };
     case 'error':

@@ -32,7 +32,10 @@ export async function bookATable(args: Record<string, unknown>, ctx: ServerConte
   }
   const content = answer.content ?? {};
   if (answer.action !== 'accept' || content.confirm !== true) {
-    return { content: [{ type: 'text', text: `Not booked (${answer.action === 'accept' ? 'not confirmed' : answer.action}).` }], structuredContent: { booked: false } };
+    return {
+      content: [{ type: 'text', text: `Not booked (${answer.action === 'accept' ? 'not confirmed' : answer.action}).` }],
+      structuredContent: { booked: false },
+    };
   }
   const people = Number(content.people);
   return { content: [{ type: 'text', text: `Booked a table for ${people} at ${restaurant}.` }], structuredContent: { booked: true, people, restaurant } };

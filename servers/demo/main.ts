@@ -66,7 +66,8 @@ export function createDemoServer(tasks = researchTasks(Number(process.env.DEMO_R
     if (name === 'book-a-table') return bookATable(given, ctx);
     if (name === 'research')
       return tasks.call(given, ctx, async (progress, total) => {
-        if (progressToken !== undefined) await notify({ method: 'notifications/progress', params: { progressToken, progress, total, message: `source ${progress} of ${total} read` } });
+        if (progressToken !== undefined)
+          await notify({ method: 'notifications/progress', params: { progressToken, progress, total, message: `source ${progress} of ${total} read` } });
       });
     return call(name, given, notify, progressToken, ctx.mcpReq.signal);
   });

@@ -6,7 +6,14 @@
 // other client (the 2025 revisions, or one without the extension) it is an ordinary call that sends
 // progress notifications.
 import { randomUUID } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const STEPS = 3;

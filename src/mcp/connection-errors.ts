@@ -36,7 +36,7 @@ export function isConnectionLost(err: unknown): boolean {
   return /fetch failed|socket hang up|other side closed|terminated/i.test(errorMessage(err));
 }
 
-function isTimeout(err: unknown): boolean {
+export function isTimeout(err: unknown): boolean {
   return (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || /timed out/i.test(errorMessage(err));
 }
 

@@ -8,7 +8,7 @@
 // - while nodes watch it, a probe (ping; server/discover on 2026-07-28) shows a dead server, but
 //   never beside requests under way: they say it themselves, and a drop would cut them off
 import { McpNodeError, errorMessage, rootCause } from '../errors';
-import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired, type ErrorContext } from './connection-errors';
+import { connectionError, httpStatusOf, isConnectionLost, isSessionExpired, isTimeout, type ErrorContext } from './connection-errors';
 import { listAllTools } from './lenient/list-all-tools';
 import { formatWarning, type ListWarning } from './lenient/lenient-list';
 import { recordLeniency } from './lenient/lenient-result';
@@ -19,6 +19,7 @@ import { describeEndpoint, type McpServerSettings } from './settings/settings';
 import type { CallToolOptions, CallToolResult, ListToolsOptions, ListToolsResult, ProviderState, ServerIdentity, ToolProvider } from './call/tool-provider';
 import { createTransport } from './transport-factory';
 import { ProcessGroupStdioTransport } from './transport/process-group-stdio-transport';
+import { watchStart } from './transport/package-runner';
 import { CLIENT_INFO } from './settings/client-info';
 import type { PromptsAndResources } from './prompts-resources';
 import { SessionFeatures } from './session-features';
@@ -89,6 +90,8 @@ export class McpSession implements ToolProvider {
   private used = false;
   private backoffMs = MIN_BACKOFF_MS;
   private reconnectTimer?: NodeJS.Timeout;
+  /** The transport of a start under way. */
+  private opening?: { close(): Promise<void> };
   private refreshTimer?: NodeJS.Timeout;
   /** How the last stdio child ended by itself, for the errors of the calls it took with it. */
   private lastExit?: string;
@@ -299,6 +302,8 @@ export class McpSession implements ToolProvider {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.probeTimer);
+    // A server still starting (a runner downloading it) is stopped now: Node-RED gives a node 15 s to close.
+    await this.opening?.close().catch(() => undefined);
     await this.disconnecting; // a disconnect still killing its stdio group finishes first
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.refreshTimer);
@@ -452,13 +457,28 @@ export class McpSession implements ToolProvider {
     client.setNotificationHandler('notifications/resources/updated', (n) => this.features.dispatch(n.params));
     client.onerror = (err) => this.log.debug(`${this.where}: ${errorMessage(err)}`);
     client.onclose = () => this.onClosed(conn);
+    // A package runner's first start may download the server for minutes (./transport/package-runner.ts).
+    const start = watchStart(kind === 'stdio' ? this.settings.command : undefined, this.settings.args, this.settings.timeoutMs, (runner) => {
+      this.setState({ kind: 'connecting', note: `${runner} may be downloading the server` });
+      (this.log.info ?? this.log.warn)(
+        `${this.where}: ${runner} has not started the server after 5 s; a first start downloads it, which may take minutes: waiting up to 5 min`,
+      );
+    });
+    this.opening = transport; // close() ends a start still under way at once
     try {
-      await client.connect(transport, { timeout: this.settings.timeoutMs });
+      await client.connect(transport, { timeout: start.timeoutMs });
+      start.started();
     } catch (err) {
       const exit = conn.process?.exitDescription();
       await client.close().catch(() => undefined);
+      if (this.closed) throw new McpNodeError(`${this.where}: the server config node was closed while the server was starting`, 'closed', 'CLOSED');
       if (exit) throw new McpNodeError(`${this.where}: ${exit}`, exitStatus(exit), 'SERVER_EXITED');
+      if (start.runner && isTimeout(err))
+        throw new McpNodeError(`${this.where}: ${start.runner} did not start the server within ${start.timeoutMs / 60_000} min`, 'start timed out', 'TIMEOUT');
       throw err;
+    } finally {
+      start.stop();
+      this.opening = undefined;
     }
     for (const line of held) logStderr(line);
     held = undefined;

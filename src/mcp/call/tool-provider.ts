@@ -64,7 +64,12 @@ export interface CallToolOptions {
   onTaskUpdate?: (update: TaskUpdate) => void;
 }
 
-export type ProviderState = { kind: 'idle' } | { kind: 'connecting' } | { kind: 'ready'; toolCount: number } | { kind: 'error'; reason: string };
+export type ProviderState =
+  | { kind: 'idle' }
+  /** `note`: why it takes long (a package runner downloading the server). */
+  | { kind: 'connecting'; note?: string }
+  | { kind: 'ready'; toolCount: number }
+  | { kind: 'error'; reason: string };
 
 export interface ToolProvider {
   identity(context?: RequestContext): ServerIdentity;
