@@ -9,11 +9,11 @@ registerDialog('esp32-mcp-in', {
   inputs: 0,
   outputs: 1,
   icon: 'esp32.svg',
-  paletteLabel: 'esp32 in',
+  paletteLabel: 'xiaozhi in', // "xiaozhi" and (by its type) "esp32" both find it in the palette
   label: function () {
     if (this.name) return this.name;
     const l = RED.nodes.node(this.listener);
-    return l ? 'esp32 in · ' + RED.utils.getNodeLabel(l as Parameters<typeof RED.utils.getNodeLabel>[0]) : 'esp32 in';
+    return l ? 'xiaozhi in · ' + RED.utils.getNodeLabel(l as Parameters<typeof RED.utils.getNodeLabel>[0]) : 'xiaozhi in';
   },
   labelStyle: function () {
     return this.name ? 'node_label_italic' : '';

@@ -11,9 +11,9 @@ registerDialog('esp32-say', {
   outputs: 1,
   align: 'right',
   icon: 'esp32-say.svg',
-  paletteLabel: 'esp32 say',
+  paletteLabel: 'xiaozhi say', // "xiaozhi" and (by its type) "esp32" both find it in the palette
   label: function () {
-    return this.name || (this.deviceId ? 'say to ' + this.deviceId : 'esp32 say');
+    return this.name || (this.deviceId ? 'say to ' + this.deviceId : 'xiaozhi say');
   },
   labelStyle: function () {
     return this.name ? 'node_label_italic' : '';

@@ -166,6 +166,26 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     assert.equal(canvasLabel, 'ask home assistant');
   });
 
+  it('searching the palette for "xiaozhi" or "esp32" finds both device nodes', async () => {
+    const search = page.locator('#red-ui-palette-search input');
+    for (const term of ['xiaozhi', 'esp32']) {
+      await search.fill('');
+      await search.pressSequentially(term);
+      for (const [type, label] of [
+        ['esp32-mcp-in', 'xiaozhi in'],
+        ['esp32-say', 'xiaozhi say'],
+      ]) {
+        const node = page.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
+        await node.waitFor({ state: 'visible' });
+        assert.equal((await node.innerText()).replace(/\s+/g, ' ').trim(), label);
+      }
+      await page.locator('.red-ui-palette-node[data-palette-type="mcp-call-tool"]').waitFor({ state: 'hidden' });
+    }
+    await search.fill('');
+    await search.press('Backspace');
+    await page.waitForFunction(() => !document.querySelector('.red-ui-palette-node[data-filter="true"]'));
+  });
+
   it('places inject → mcp-call-tool → debug on the canvas', async () => {
     await placeNodes([
       jsonInject('inject1', 'turn on kitchen', 200, '{"name":"Kitchen Light"}', 'call1'),

@@ -126,6 +126,34 @@ describe('install: the packed tarball', function () {
     assert.match(cloneBlocks[1].text, /^npm install && npm start[^\n]*\nnpm test /);
   });
 
+  it('the published package.json carries what an installed package needs, and no scripts or devDependencies', () => {
+    const tgz = packOnce();
+    const packed = JSON.parse(execFileSync('tar', ['-xzOf', tgz, 'package/package.json'], { encoding: 'utf8' }));
+    const clone = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(packed), ['name', 'version', 'description', 'keywords', 'license', 'engines', 'files', 'node-red', 'dependencies']);
+    for (const key of Object.keys(packed)) assert.deepEqual(packed[key], clone[key], key);
+    assert.ok(packed.keywords.includes('xiaozhi'), 'palette and npm searches for xiaozhi find it');
+  });
+
+  it('prepack writes the published package.json and postpack puts the clone\'s back byte for byte', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'npm-manifest-'));
+    try {
+      copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+      const clone = readFileSync(join(dir, 'package.json'), 'utf8');
+      const run = (mode: string) => execFileSync(process.execPath, [join(ROOT, 'scripts', 'npm-manifest.mjs'), mode], { cwd: dir });
+      run('--write');
+      const published = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      assert.equal(published.scripts, undefined);
+      assert.equal(published.devDependencies, undefined);
+      run('--write'); // a second prepack after a pack that died: starts from the clone's again
+      assert.deepEqual(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')), published);
+      run('--restore');
+      assert.equal(readFileSync(join(dir, 'package.json'), 'utf8'), clone);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prepack writes the npm README and postpack puts the clone's back byte for byte (and repairs a pack that died between)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'npm-readme-'));
     try {

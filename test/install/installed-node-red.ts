@@ -3,11 +3,13 @@
 // neither the user dir nor this repository. Two runtimes: the floor (Node 20 + Node-RED 4.1, the
 // devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, in .tools/nr5 from scripts/test-tools.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { attachNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { freePort } from '../peers/free-port';
+import { publishedManifest } from '../../scripts/npm-manifest.mjs';
+import { npmReadme } from '../../scripts/npm-readme.mjs';
 
 export const ROOT = join(__dirname, '..', '..');
 const NR5 = join(ROOT, '.tools', 'nr5', 'node_modules');
@@ -34,13 +36,26 @@ export function runtimes(): Runtime[] {
 
 let tarball: string | undefined;
 
-/** `npm pack` of the built package (dist/ must be current: `npm test` builds first). */
+/**
+ * The tarball `npm pack` makes of the built package (dist/ must be current: `npm test` builds
+ * first), as prepack shapes it for publishing: the npm page's README (scripts/npm-readme.mjs) and
+ * the published manifest (scripts/npm-manifest.mjs). They are written into a staging copy of the
+ * packed files, not into the clone, so specs running beside this one read the clone's files.
+ */
 export function packOnce(): string {
   if (tarball && existsSync(tarball)) return tarball;
   const dir = mkdtempSync(join(tmpdir(), 'mcp-gemini-pack-'));
   // One tarball serves the whole test process; it goes with the process.
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+  const staging = join(dir, 'package');
+  for (const file of packContents().files) {
+    mkdirSync(dirname(join(staging, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(staging, file));
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  writeFileSync(join(staging, 'package.json'), JSON.stringify(publishedManifest(pkg), null, 2) + '\n');
+  writeFileSync(join(staging, 'README.md'), npmReadme(readFileSync(join(ROOT, 'README.md'), 'utf8'), pkg));
+  const out = execFileSync('npm', ['pack', staging, '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: dir, encoding: 'utf8' });
   const info = packJson(out);
   tarball = join(dir, info.filename);
   return tarball;

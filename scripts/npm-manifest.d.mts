@@ -1,0 +1,1 @@
+export function publishedManifest(pkg: Record<string, unknown>): Record<string, unknown>;
