@@ -12,7 +12,21 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PUBLISHED = ['name', 'version', 'description', 'keywords', 'license', 'author', 'repository', 'homepage', 'bugs', 'engines', 'files', 'node-red', 'dependencies'];
+const PUBLISHED = [
+  'name',
+  'version',
+  'description',
+  'keywords',
+  'license',
+  'author',
+  'repository',
+  'homepage',
+  'bugs',
+  'engines',
+  'files',
+  'node-red',
+  'dependencies',
+];
 
 /** The manifest as published: the fields above, in the clone's order. */
 export function publishedManifest(pkg) {

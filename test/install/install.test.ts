@@ -135,7 +135,7 @@ describe('install: the packed tarball', function () {
     assert.ok(packed.keywords.includes('xiaozhi'), 'palette and npm searches for xiaozhi find it');
   });
 
-  it('prepack writes the published package.json and postpack puts the clone\'s back byte for byte', () => {
+  it("prepack writes the published package.json and postpack puts the clone's back byte for byte", () => {
     const dir = mkdtempSync(join(tmpdir(), 'npm-manifest-'));
     try {
       copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
