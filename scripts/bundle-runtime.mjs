@@ -29,6 +29,24 @@ export const EXTERNAL = [
   'utf-8-validate',
 ];
 
+/** The oldest Node.js the package runs on (package.json's engines says the same). */
+export const NODE_FLOOR = 22;
+
+// What every node stub loads first: on a Node older than the floor, Node-RED gets one plain
+// sentence in its log (once, not once per node type) and no node types, so it waits for them
+// instead of failing inside a library; the bundle itself is not even loaded.
+const NODE_FLOOR_STUB = `// Node types load only on Node.js ${NODE_FLOOR} or later (scripts/bundle-runtime.mjs).
+let said = false;
+module.exports = function nodeType(type) {
+  if (Number(process.versions.node.split('.')[0]) >= ${NODE_FLOOR}) return require('./runtime.js')[type];
+  return function (RED) {
+    if (said) return;
+    said = true;
+    RED.log.error('node-red-contrib-mcp-gemini needs Node.js ${NODE_FLOOR} or later, and this Node-RED runs on Node.js ' + process.versions.node + ': its nodes are not loaded. Upgrade Node.js (the Home Assistant add-on ships Node.js 24), then restart Node-RED.');
+  };
+};
+`;
+
 /** What PGlite's Node build loads at run time, relative to its code. */
 const PGLITE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'];
 
@@ -57,7 +75,7 @@ export async function bundleRuntime(root, esbuild, types) {
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node20',
+      target: `node${NODE_FLOOR}`,
       external: EXTERNAL,
       // Readable stack traces: whitespace and syntax minified, names kept. BUNDLE_READABLE=1 keeps
       // the whitespace too, so a CPU profile (npm run bench:peers with BENCH_CPU_PROF) has lines.
@@ -89,10 +107,11 @@ export async function bundleRuntime(root, esbuild, types) {
   for (const s of servers) renameSync(join(dist, 'servers', s, 'main.js.tmp'), join(dist, 'servers', s, 'main.js'));
   const pglite = join(dirname(requireFrom(root).resolve('@electric-sql/pglite')));
   for (const file of PGLITE_FILES) cpSync(join(pglite, file), join(dist, 'servers', 'todo', file));
+  writeFileSync(join(dist, 'nodes', 'shared', 'node-floor.js'), NODE_FLOOR_STUB);
   for (const type of types) {
     writeFileSync(
       join(dist, 'nodes', type, 'index.js'),
-      `// The ${type} node, from the runtime bundle (scripts/bundle-runtime.mjs).\nmodule.exports = require('../shared/runtime.js')['${type}'];\n`,
+      `// The ${type} node, from the runtime bundle (scripts/bundle-runtime.mjs), on Node ${NODE_FLOOR} or later.\nmodule.exports = require('../shared/node-floor.js')('${type}');\n`,
     );
   }
   for (const [key, file] of Object.entries(extras)) {

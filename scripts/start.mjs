@@ -1,4 +1,4 @@
-// `npm start`: a local Node-RED 4.1 (the devDependency) on http://127.0.0.1:1880 with this package
+// `npm start`: a local Node-RED 4.1 (the devDependency, on Node 22 or later) on http://127.0.0.1:1880 with this package
 // loaded from the working tree, every example importable (Import > Examples) and, on first start,
 // every example deployed, each on its own tab, getting-started first (it works offline and fires on
 // deploy). The user dir is .node-red/ (git-ignored); delete it to start over.
@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { staleBecause } from './build-state.mjs';
+import { floorNode } from './node-runtimes.mjs';
 
 const require = createRequire(import.meta.url);
 const { ROOT, prepareUserDir, deployExamples, exampleEnv, nodeRedArgs } = require('./node-red-home.cjs');
@@ -24,7 +25,9 @@ const firstStart = !existsSync(flowFile);
 const env = { ...process.env, ...exampleEnv() };
 console.log(`Node-RED user dir: ${userDir} (flows: ${flowFile})`);
 
-const child = spawn(process.execPath, nodeRedArgs(userDir), { cwd: ROOT, env, stdio: 'inherit' });
+// Node-RED runs on Node 22 or later; on an older Node, on the Node 22 of .tools/node22 (installed once).
+const node = await floorNode(ROOT, 'npm start');
+const child = spawn(node, nodeRedArgs(userDir), { cwd: ROOT, env, stdio: 'inherit' });
 if (firstStart) {
   const url = `http://${env.NODE_RED_HOST || '127.0.0.1'}:${Number(env.PORT) || 1880}`;
   deployExamples(url).then(

@@ -1,7 +1,7 @@
 // `npm test`: what a contributor runs, from a fresh clone with nothing typed before it but `npm install`.
 //   1. scripts/test-tools.mjs brings what npm install does not (first run only; see test/tools.json),
 //   2. beside the build;
-//   3. the type check, ESLint and Prettier, beside the specs: every spec on Node 20 + Node-RED 4.1 (the devDependency, the oldest we support)
+//   3. the type check, ESLint and Prettier, beside the specs: every spec on Node 22 + Node-RED 4.1 (the devDependency, the oldest we support)
 //      but the editor's, and the specs whose subject is the runtime (scripts/test-plan.mjs,
 //      RUNTIME_SPECS, the editor's included) on Node 24 + Node-RED 5 (the Home Assistant add-on's
 //      runtime), split over parallel mocha processes;
@@ -9,6 +9,7 @@
 // `npm run test:all` (what CI runs) takes every spec on both runtimes (Node 24 minus NOT_ON_NODE24).
 // TEST_JOBS sets how many mocha processes run at once (default 3: most specs wait on sockets,
 // processes and timers, not on a core). Extra arguments go to every mocha run (`npm test -- --grep voice`).
+import { node22Path, nodeIsCurrent } from './node-runtimes.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const mochaBin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const nr5 = join(root, '.tools', 'nr5');
+// The floor runtime's Node: this one when it is 22 or newer, else the Node 22 the setup brings.
+const node22 = nodeIsCurrent() ? process.execPath : node22Path(root);
 const node24 = join(nr5, 'node_modules', '.bin', 'node');
 
 const args = process.argv.slice(2);
@@ -114,8 +117,8 @@ const runtimes = [
   // npm test installs the packed package into the add-on's runtime only (test/install); --all into both.
   // and the editor specs run on Node-RED 5 only (EDITOR_SPECS).
   {
-    name: 'Node 20 + Node-RED 4.1',
-    node: process.execPath,
+    name: 'Node 22 + Node-RED 4.1',
+    node: node22,
     env: all ? {} : { TEST_INSTALL_RUNTIMES: 'addon' },
     files: floorRuntimeFiles(specFiles(root), all),
   },
@@ -123,7 +126,7 @@ const runtimes = [
     name: 'Node 24 + Node-RED 5',
     node: node24,
     // The second runtime's subject is Node-RED 5, not Home Assistant: npm test runs its HA examples
-    // against the newest generation only (both run on Node 20, and everywhere under --all).
+    // against the newest generation only (both run on Node 22, and everywhere under --all).
     env: all ? { NODE_RED_RUNTIME: nr5 } : { NODE_RED_RUNTIME: nr5, TEST_HA_GENERATIONS: '2026.10' },
     files: notMatching(all ? specFiles(root) : matching(specFiles(root), RUNTIME_SPECS), NOT_ON_NODE24),
   },
@@ -145,7 +148,7 @@ const planned = runtimes.flatMap((rt) =>
 );
 const specsStarted = Date.now();
 console.log(
-  `\nnpm test: ${all ? 'every spec on both runtimes' : 'every spec on Node 20, the runtime specs on Node 24'}; ${planned.length} mocha runs, ${jobs} at a time`,
+  `\nnpm test: ${all ? 'every spec on both runtimes' : 'every spec on Node 22, the runtime specs on Node 24'}; ${planned.length} mocha runs, ${jobs} at a time`,
 );
 const runs = await runAll(planned);
 parts.push(`specs ${seconds(Date.now() - specsStarted)}`);

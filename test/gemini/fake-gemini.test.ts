@@ -18,7 +18,19 @@ describe('fake Gemini: wire format and enforced rules', () => {
   });
   afterEach(() => fake.close());
 
-  it('answers on /v1/ and /v1beta/, streaming with every event ended by a blank line', async () => {
+  it('answers only on the pinned API version unless told otherwise', async () => {
+    fake.script(reply.text('pinned'));
+    assert.match(String(await status(client('v1').models.generateContent({ model: 'gemini-3.5-flash', contents: 'hi' }))), /^404 .*answers on \/v1beta\/ only/);
+    const r = await client('v1beta').models.generateContent({ model: 'gemini-3.5-flash', contents: 'hi' });
+    assert.equal(r.text, 'pinned');
+    // @google/genai 3's own default (no apiVersion given) is v1: the package always names its version.
+    const unpinned = new GoogleGenAI({ apiKey: fake.apiKey, httpOptions: { baseUrl: fake.url } });
+    assert.match(String(await status(unpinned.models.generateContent({ model: 'gemini-3.5-flash', contents: 'hi' }))), /^404 .*not \/v1\/models/);
+  });
+
+  it('answers on /v1/ and /v1beta/ when told to, streaming with every event ended by a blank line', async () => {
+    await fake.close();
+    fake = await startFakeGemini({ apiVersions: ['v1', 'v1beta'] });
     fake.script(reply.text('one'), reply.text('two halves'));
     const r = await client('v1').models.generateContent({ model: 'gemini-3.5-flash', contents: 'hi' });
     assert.equal(r.text, 'one');

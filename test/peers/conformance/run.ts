@@ -16,7 +16,7 @@ import { ensureTestTools } from '../../helpers/test-tools';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 export const TOOLS_DIR = join(REPO_ROOT, '.tools', 'conformance');
-export const NODE22 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
+export const NODE22 = join(REPO_ROOT, '.tools', 'node22', 'node_modules', '.bin', 'node');
 export const CONFORMANCE_CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 export const DEFAULT_CLIENT = join(__dirname, 'client.ts');
 export const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'] as const;

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 const TOOLS_DIR = join(REPO_ROOT, '.tools', 'conformance-server');
 // The Node 22 of .tools/conformance: one Node binary per version in .tools (test/tools.json).
-const NODE22 = join(REPO_ROOT, '.tools', 'conformance', 'node_modules', '.bin', 'node');
+const NODE22 = join(REPO_ROOT, '.tools', 'node22', 'node_modules', '.bin', 'node');
 const CLI = join(TOOLS_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
 /** Scenarios that apply to an endpoint serving tools only (no resources, prompts, logging, completion, sampling, elicitation). */

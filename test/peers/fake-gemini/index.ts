@@ -1,6 +1,6 @@
 // A fake Gemini API on 127.0.0.1 for the real @google/genai client (reached through
 // httpOptions.baseUrl). It speaks the REST wire format of https://ai.google.dev/api/generate-content (and what @google/genai sends):
-// /v1/, /v1beta/, /v1alpha/; :generateContent and :streamGenerateContent?alt=sse (every event
+// the pinned /v1beta/ (others on request); :generateContent and :streamGenerateContent?alt=sse (every event
 // ended by a blank line, CRLF as the real server); Google error bodies; and enforces the server's
 // rules (./rules.ts). Each test scripts its answers and reads back every request it received.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +16,11 @@ export { ANSWER_PCM, type FakeLive, type LiveTurn, type LiveSessionRecord } from
 
 export interface FakeGeminiOptions {
   apiKey?: string;
+  /**
+   * The API versions it answers on (default: the one the package pins, v1beta). Any other path is a
+   * 404, so a client whose version moved (as @google/genai 3 moved its default to v1) fails loudly.
+   */
+  apiVersions?: string[];
   strict?: Partial<StrictRules>;
 }
 
@@ -34,10 +39,14 @@ export interface FakeGemini {
   close(): Promise<void>;
 }
 
+/** The Gemini API version the package pins (docs/gemini.md). */
+export const PINNED_API_VERSION = 'v1beta';
+
 const ROUTE = /^\/(v1|v1beta|v1alpha)\/((?:models|tunedModels)\/[^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 
 export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
   const apiKey = options.apiKey ?? 'fake-gemini-key-0123456789';
+  const apiVersions = options.apiVersions ?? [PINNED_API_VERSION];
   const rules: StrictRules = { ...ALL_RULES, ...options.strict };
   const queue: ScriptEntry[] = [];
   const requests: RecordedRequest[] = [];
@@ -68,6 +77,10 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       return;
     }
     const [, version, modelPath, method] = m;
+    if (!apiVersions.includes(version)) {
+      sendError(res, 404, 'NOT_FOUND', `fake-gemini answers on ${apiVersions.map((v) => `/${v}/`).join(', ')} only, not ${url.pathname}`, false);
+      return;
+    }
     const model = modelPath.replace(/^models\//, '');
     const streaming = method === 'streamGenerateContent';
     const key = (req.headers['x-goog-api-key'] as string | undefined) ?? url.searchParams.get('key') ?? undefined;
@@ -240,7 +253,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     }
   }
 
-  const live = attachLive(server, apiKey);
+  const live = attachLive(server, apiKey, apiVersions);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {

@@ -77,7 +77,7 @@ export const ANSWER_PCM = readFileSync(join(__dirname, 'fixtures', 'answer-24k.p
 const CHUNK_BYTES = 24000 * 2 * 0.2; // 200 ms of audio per serverContent message
 const LIVE_MODEL = /^models\/[a-z0-9.-]*(live|native-audio)[a-z0-9.-]*$/;
 
-export function attachLive(server: Server, apiKey: string): FakeLive {
+export function attachLive(server: Server, apiKey: string, apiVersions: string[] = ['v1beta']): FakeLive {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const queue: LiveTurn[] = [];
   const sessions: LiveSessionRecord[] = [];
@@ -89,7 +89,8 @@ export function attachLive(server: Server, apiKey: string): FakeLive {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (!url.pathname.endsWith('.BidiGenerateContent')) {
+    const version = /google\.ai\.generativelanguage\.([^.]+)\.GenerativeService\.BidiGenerateContent$/.exec(url.pathname)?.[1];
+    if (!version || !apiVersions.includes(version)) {
       socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
       return;
     }
