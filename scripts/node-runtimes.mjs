@@ -23,6 +23,8 @@ export async function floorNode(root, who) {
   if (nodeIsCurrent()) return process.execPath;
   const wanted = JSON.parse(readFileSync(join(root, 'test', 'tools.json'), 'utf8')).node22;
   if (await installToolFolder(root, 'node22', wanted, who))
-    console.log(`${who}: this package needs Node.js ${NODE_FLOOR} or later and this machine has ${process.version}, so Node-RED runs on the Node 22 in .tools/node22`);
+    console.log(
+      `${who}: this package needs Node.js ${NODE_FLOOR} or later and this machine has ${process.version}, so Node-RED runs on the Node 22 in .tools/node22`,
+    );
   return node22Path(root);
 }

@@ -41,7 +41,7 @@ export const RUNTIME_SPECS = ['test/browser/**', 'test/examples/**', 'test/secur
  */
 export const EDITOR_SPECS = ['test/browser/**'];
 
-/** The files `npm test` (`all` false) or `npm run test:all` runs on Node 20 + Node-RED 4.1. */
+/** The files `npm test` (`all` false) or `npm run test:all` runs on Node 22 + Node-RED 4.1. */
 export function floorRuntimeFiles(files, all) {
   if (all) return files;
   return files.filter((f) => !matching([f], EDITOR_SPECS).length || matching([f], NOT_ON_NODE24).length);

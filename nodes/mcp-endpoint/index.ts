@@ -16,6 +16,7 @@ import { deployedStatus, withWaiting } from './endpoint-status';
 import { attachSignIn } from './sign-in';
 import { registerClientRoutes } from './clients-routes';
 import { announceEndpoint } from './announce';
+import { publishServerCard } from './server-card';
 import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import { startXiaozhiLink } from './xiaozhi-link';
@@ -28,12 +29,7 @@ import type { Node, NodeDef, NodeStatus, RED } from '../shared/red-types';
 const VERSION = CLIENT_INFO.version;
 
 class PathTaken extends Error {
-  constructor(
-    message: string,
-    readonly path: string,
-  ) {
-    super(message);
-  }
+  constructor(message: string, readonly path: string) { super(message); } // prettier-ignore
 }
 
 export = function (RED: RED) {
@@ -84,6 +80,8 @@ export = function (RED: RED) {
       closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle, `${node.label} (${node.id})`), () => serving.close());
       if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
       if (settings.announce) closers.push(announceEndpoint(RED, node, t, settings.path));
+      if (settings.publishCard)
+        closers.push(publishServerCard(RED, node.id, { path: settings.path, title: node.label, bearer: !settings.anonymous || settings.signIn }));
       base = deployedStatus(RED, node, t, settings, unsetTokens);
       status = withWaiting(base, t, signIn?.approvals.waiting() ?? 0);
     } catch (err) {

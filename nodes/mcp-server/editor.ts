@@ -8,6 +8,7 @@ import { entriesEditor, secretNamesOf, type EntriesEditor } from './entries-edit
 import { prepareOAuth } from './oauth-editor';
 import { preparePresets } from './presets-editor';
 import { prepareHomeAssistantApis } from './home-assistant-apis-editor';
+import { prepareServerCard } from './server-card-editor';
 import { prepareImport } from './import-editor';
 import { prepareTestConnection } from './test-connection-editor';
 import { SERVER_CREDENTIALS, SERVER_SETTINGS, type ServerSettingName } from '../../src/mcp/settings/server-settings-declaration';
@@ -110,6 +111,7 @@ registerDialog<typeof SERVER_SETTINGS, ServerDialogState>('mcp-server', {
     prepareImport(node);
     prepareTestConnection(node, entries);
     prepareHomeAssistantApis(node, entries);
+    prepareServerCard(node);
   },
   oneditsave: function () {
     editingId = null;

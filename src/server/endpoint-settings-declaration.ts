@@ -12,6 +12,8 @@ export const ENDPOINT_SETTINGS = {
   signIn: { value: false },
   /** Inside the Home Assistant app: announce the endpoint through the Supervisor's discovery service. */
   announce: { value: false },
+  /** Serve a Server Card at <path>/server-card and list it in /.well-known/ai-catalog.json (discovery). */
+  publishCard: { value: false },
   contextStore: { value: '' },
   roots: { value: '' },
   writable: { value: '' },

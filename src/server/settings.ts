@@ -13,6 +13,7 @@ export interface EndpointSettings {
   signIn: boolean;
   /** Announce the endpoint to Home Assistant (inside its app). */
   announce: boolean;
+  publishCard: boolean;
   contextStore: string | undefined;
   roots: string[];
   writable: string[];
@@ -53,6 +54,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     anonymous: def.anonymous === true || def.anonymous === 'true',
     signIn: def.signIn === true || def.signIn === 'true',
     announce: def.announce === true || def.announce === 'true',
+    publishCard: def.publishCard === true || def.publishCard === 'true',
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),

@@ -1,7 +1,7 @@
 // test/install: the package as a user gets it. `npm pack`, `npm install --omit=dev <tgz>` into a
 // fresh user dir, the real red.js started from `/` with no GEMINI_API_KEY or HA_* in its
 // environment, every example deployed through the admin API, results read from the debug feed.
-// Runs once per runtime: Node 20 + Node-RED 4.1 and Node 24 + Node-RED 5 (the Home Assistant add-on).
+// Runs once per runtime: Node 22 + Node-RED 4.1 and Node 24 + Node-RED 5 (the Home Assistant add-on).
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // What a user does: `npm pack`, the tarball installed with `--omit=dev` into a fresh Node-RED user
 // dir (as the palette manager does), and the real red.js started from a working directory that is
-// neither the user dir nor this repository. Two runtimes: the floor (Node 20 + Node-RED 4.1, the
+// neither the user dir nor this repository. Two runtimes: the floor (Node 22 + Node-RED 4.1, the
 // devDependency) and the Home Assistant add-on's (Node 24 + Node-RED 5, in .tools/nr5 from scripts/test-tools.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ export function runtimes(): Runtime[] {
   if (!existsSync(nr5.redJs) || !existsSync(nr5.node))
     nr5.missing = 'Node 24 + Node-RED 5 are not installed in .tools/nr5 (npm test installs them: node scripts/test-tools.mjs)';
   if (process.env.TEST_INSTALL_RUNTIMES === 'addon') return [nr5];
-  return [{ name: 'Node 20 + Node-RED 4.1', node: process.execPath, redJs: require.resolve('node-red/red.js') }, nr5];
+  return [{ name: 'Node 22 + Node-RED 4.1', node: process.execPath, redJs: require.resolve('node-red/red.js') }, nr5];
 }
 
 let tarball: string | undefined;

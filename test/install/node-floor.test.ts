@@ -58,6 +58,9 @@ describe('Node.js floor: an older Node gets one plain sentence, no node types an
       { id: 'tab', type: 'tab', label: 'floor' },
       { id: 'list', type: 'mcp-list-tools', z: 'tab', x: 200, y: 100, wires: [[]] },
     ]);
-    await until('Node-RED to wait for the types', () => nr!.log.some((l) => /Waiting for missing types/.test(l)) && nr!.log.some((l) => /\s- mcp-list-tools$/.test(l)));
+    await until(
+      'Node-RED to wait for the types',
+      () => nr!.log.some((l) => /Waiting for missing types/.test(l)) && nr!.log.some((l) => /\s- mcp-list-tools$/.test(l)),
+    );
   });
 });

@@ -45,7 +45,7 @@ export type HaGeneration = (typeof ALL_HA_GENERATIONS)[number];
 
 /**
  * The generations this run covers: every HA spec runs once per entry. All of them, unless
- * TEST_HA_GENERATIONS names some: `npm test` runs both on Node 20 and only the newest again on
+ * TEST_HA_GENERATIONS names some: `npm test` runs both on Node 22 and only the newest again on
  * its second runtime (whose subject is the runtime, not Home Assistant); `npm run test:all` and CI
  * run both everywhere.
  */
