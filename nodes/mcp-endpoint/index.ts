@@ -3,23 +3,18 @@
 // tools with it; the object graph over context is served when roots are configured.
 import { McpEndpoint } from '../../src/server/endpoint';
 import { CLIENT_INFO } from '../../src/mcp/settings/client-info';
-import { HttpServing } from '../../src/server/http-endpoint';
-import { allowedHostnames } from '../../src/server/http/access';
 import { endpointSettings } from '../../src/server/settings';
 import { errorMessage } from '../../src/errors';
 import { expandEnvDeep, unsetVariables } from '../../src/env-expand';
 import { nodeEnvLookup } from '../shared/node-env';
 import { storedTokens } from '../shared/stored-tokens';
 import { translator } from '../shared/i18n';
-import { fullPath, mountRoutes } from './http-node-routes';
+import { fullPath } from './http-node-routes';
+import { adoptParked, openEndpoint, park, settingsKey, type LastingEndpoint } from './lasting-endpoint';
 import { deployedStatus, withWaiting } from './endpoint-status';
-import { attachSignIn } from './sign-in';
 import { registerClientRoutes } from './clients-routes';
-import { announceEndpoint } from './announce';
-import { publishServerCard } from './server-card';
 import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
-import { startXiaozhiLink } from './xiaozhi-link';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS } from '../../src/server/endpoint-settings-declaration';
 import { withDeclaredDefaults } from '../../src/settings-declaration';
@@ -41,6 +36,7 @@ export = function (RED: RED) {
     const node = this;
     const users = new Set<Node>();
     const closers: Array<() => Promise<void> | void> = [];
+    let lasting: LastingEndpoint | undefined;
     let status: NodeStatus = {};
     let base: NodeStatus = {};
     const setStatus = (s: NodeStatus) => {
@@ -54,34 +50,17 @@ export = function (RED: RED) {
       const settings = endpointSettings(expandEnvDeep({ ...def }, env), expandEnvDeep({ ...(node.credentials ?? {}) }, env));
       const unsetTokens = unsetVariables(storedTokens(RED, node), env);
       node.label = settings.name !== 'node-red' ? settings.name : settings.path;
+      // The endpoint this node left at the last deploy, with its connected clients (lasting-endpoint.ts).
+      lasting = adoptParked(node.id, settingsKey(settings, unsetTokens));
+      lasting?.remount(RED);
       // Two endpoints on one path: Express would give every request to the first, silently.
-      const owner = endpointPathOwner(fullPath(RED, settings.path));
+      const owner = lasting ? undefined : endpointPathOwner(fullPath(RED, settings.path));
       if (owner) throw new PathTaken(t('mcp-endpoint.errors.pathTaken', { path: settings.path, owner }), settings.path);
-      const taskLimits = { total: settings.maxTasks, perClient: settings.tasksPerClient };
-      node.endpoint = new McpEndpoint({ name: settings.name, version: VERSION, instructions: settings.instructions, taskLimits });
+      lasting ??= openEndpoint(RED, node, { settings, unsetTokens, version: VERSION });
+      node.endpoint = lasting.endpoint;
       if (settings.roots.length) attachObjectGraph(RED, node, settings);
-      const signIn = settings.signIn ? attachSignIn(RED, node, settings) : undefined;
-      if (signIn)
-        closers.push(
-          () => signIn.close(),
-          signIn.approvals.onChange(() => setStatus(withWaiting(base, t, signIn.approvals.waiting()))),
-        );
-      const serving = new HttpServing(node.endpoint, {
-        tokens: settings.tokens,
-        signIn: signIn?.gate,
-        unsetTokenVariables: unsetTokens,
-        anonymous: settings.anonymous,
-        allowedHosts: allowedHostnames(),
-        instance: settings.instance,
-        maxSessions: settings.maxSessions,
-        sessionsPerClient: settings.sessionsPerClient,
-        onError: (err) => node.debug(errorMessage(err)),
-      });
-      closers.push(mountRoutes(RED, settings.path, ['post', 'get', 'delete'], serving.handle, `${node.label} (${node.id})`), () => serving.close());
-      if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
-      if (settings.announce) closers.push(announceEndpoint(RED, node, t, settings.path));
-      if (settings.publishCard)
-        closers.push(publishServerCard(RED, node.id, { path: settings.path, title: node.label, bearer: !settings.anonymous || settings.signIn }));
+      const signIn = lasting.signIn;
+      if (signIn) closers.push(signIn.approvals.onChange(() => setStatus(withWaiting(base, t, signIn.approvals.waiting()))));
       base = deployedStatus(RED, node, t, settings, unsetTokens);
       status = withWaiting(base, t, signIn?.approvals.waiting() ?? 0);
     } catch (err) {
@@ -105,10 +84,16 @@ export = function (RED: RED) {
       user.status(status);
     };
     node.deregister = (user: Node) => void users.delete(user);
-    node.on('close', (_removed: boolean, done: () => void) => {
+    node.on('close', (removed: boolean, done: () => void) => {
       users.clear();
-      node.endpoint.close(t('mcp-endpoint.errors.closed'));
-      Promise.allSettled(closers.map((c) => c())).then(() => done());
+      const reason = t('mcp-endpoint.errors.closed');
+      // Redeployed: the next node with this id may take the endpoint over, clients and all.
+      if (lasting && !removed) {
+        lasting.endpoint.interrupt(reason); // the flows behind calls under way stop with this deploy
+        park(RED, node.id, lasting, reason);
+      }
+      const ending = lasting && removed ? lasting.close(reason) : Promise.resolve(lasting ? undefined : node.endpoint.close(reason));
+      Promise.allSettled([ending, ...closers.map((c) => c())]).then(() => done());
     });
   }
 

@@ -111,6 +111,16 @@ export class McpEndpoint {
     return server;
   }
 
+  /**
+   * The flows behind the waiting calls and requests are gone (a deploy): each gets `reason` now,
+   * while the lists, the sessions and the serving stay for the flows that start next.
+   */
+  interrupt(reason: string): void {
+    this.pending.closeAll(reason);
+    this.pendingPrompts.closeAll(reason);
+    this.pendingReads.closeAll(reason);
+  }
+
   close(reason: string): void {
     this.pending.closeAll(reason);
     this.extensionTasks.close();

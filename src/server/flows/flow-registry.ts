@@ -2,11 +2,15 @@
 // deregister them. A change is announced once per burst (a redeploy stops and starts many nodes),
 // so a client hears one list_changed per deploy, not one per node: the adapter calls flush() when
 // the runtime says the flows started, and a quiet period announces changes made outside a deploy.
+// A burst that leaves the list as it was announced (a deploy that restarted the same nodes) is not
+// announced: the list's fingerprint (each item's key and definition) is compared first.
 export class FlowRegistry<T extends { owner: string }> {
   private readonly items = new Map<string, T>();
   private readonly listeners = new Set<() => void>();
   private pending: NodeJS.Timeout | undefined;
   private dirty = false;
+  /** The fingerprint of the list as last announced (undefined: never announced). */
+  private announced: string | undefined;
 
   constructor(private readonly keyOf: (item: T) => string) {}
 
@@ -50,6 +54,9 @@ export class FlowRegistry<T extends { owner: string }> {
     this.pending = undefined;
     if (!this.dirty) return;
     this.dirty = false;
+    const now = JSON.stringify(this.all().map((item) => [this.keyOf(item), (item as { definition?: unknown }).definition ?? null]));
+    if (now === this.announced) return;
+    this.announced = now;
     for (const l of this.listeners) l();
   }
 
