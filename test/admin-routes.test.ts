@@ -64,8 +64,8 @@ describe('admin routes: one registration for every dialog route', () => {
       'POST /mcp-endpoint/:id/clients/:request/approve mcp-endpoint.write',
       'POST /mcp-endpoint/:id/clients/:request/deny mcp-endpoint.write',
       'POST /mcp-server/home-assistant/apis mcp-server.write',
-    'POST /mcp-server/oauth/start mcp-server.write',
-    'POST /mcp-server/server-card mcp-server.write',
+      'POST /mcp-server/oauth/start mcp-server.write',
+      'POST /mcp-server/server-card mcp-server.write',
       'POST /mcp-server/test mcp-server.write',
       'POST /mcp-server/tools mcp-server.write',
     ]);

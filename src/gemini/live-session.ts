@@ -30,6 +30,11 @@ export interface LiveSessionOptions {
   /** the latest handle of an earlier connection of this conversation: the session continues it */
   resumeHandle?: string;
   secrets: Array<string | undefined>;
+  /**
+   * Watches the servers' tool lists while the session is open: `update` is called with the new
+   * catalog when they change, and the returned function stops watching (when the session ends).
+   */
+  watchTools?: (update: (catalog: ToolCatalog) => void) => () => void;
 }
 
 export interface LiveTranscript {
@@ -66,12 +71,27 @@ export class LiveSession {
    * answered, and expects the results in its own order.
    */
   private answers: Promise<void> = Promise.resolve();
+  private readonly stopWatching: () => void;
 
   private constructor(
     private readonly session: Session,
-    private readonly options: LiveSessionOptions,
+    private options: LiveSessionOptions,
     private readonly events: LiveEvents,
-  ) {}
+  ) {
+    this.stopWatching = options.watchTools?.((catalog) => this.updateTools(catalog)) ?? (() => undefined);
+  }
+
+  /**
+   * New tools for the conversation under way, without hanging up: the Live API's context update
+   * replaces the session's tools (what was said, and the resumption handles, stay). Calls the model
+   * makes from now on are mapped through the new catalog.
+   */
+  updateTools(catalog: ToolCatalog): void {
+    if (this.ended || this.closedByUs) return;
+    if (JSON.stringify(catalog.declarations) === JSON.stringify(this.options.catalog.declarations)) return;
+    this.options = { ...this.options, catalog };
+    this.session.sendContextUpdate({ tools: { tools: catalog.declarations.length ? [{ functionDeclarations: catalog.declarations }] : [] } });
+  }
 
   static async open(options: LiveSessionOptions, events: LiveEvents): Promise<LiveSession> {
     const timeoutMs = options.connectTimeoutMs ?? 15_000;
@@ -150,6 +170,7 @@ export class LiveSession {
   }
 
   close(): void {
+    this.stopWatching();
     if (this.ended) return;
     this.closedByUs = true;
     for (const c of this.inflight.values()) c.abort();
@@ -226,6 +247,7 @@ export class LiveSession {
   }
 
   private onClose(code?: number, reason?: string): void {
+    this.stopWatching();
     if (this.ended) return;
     this.ended = true;
     for (const c of this.inflight.values()) c.abort();

@@ -165,3 +165,22 @@ function add(catalog: ToolCatalog, declarations: FunctionDeclaration[], route: (
     catalog.declarations.push(d);
   }
 }
+
+/**
+ * Calls `update` with a fresh catalog after any server of the conversation is ready again (its
+ * session refreshes the tool list on list_changed, a device joins …); LiveSession sends it only when
+ * the declarations differ. A burst of changes gives one rebuild.
+ */
+export function watchServerTools(sources: ServerSource[], update: (catalog: ToolCatalog) => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const rebuild = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void buildCatalog(sources).then(update, () => undefined), 200);
+    timer.unref?.();
+  };
+  const stops = sources.map((s) => s.provider.onStateChange((state) => state.kind === 'ready' && rebuild()));
+  return () => {
+    clearTimeout(timer);
+    for (const stop of stops) stop();
+  };
+}

@@ -4,12 +4,14 @@
 // "flow": each utterance becomes an `utterance` event (16 kHz mono WAV). "live": each conversation
 // streams to Gemini Live with the tools of the configured mcp-server nodes (the catalog is built
 // when a session opens, so a server that came up later is included), resumed across connections,
-// and every transcript and tool call becomes an event. "assist": each turn runs through the Home
+// and every transcript and tool call becomes an event; when a server's tools change (Home
+// Assistant's refresh, a device joining, a deploy) the open conversation gets the new list through
+// the Live API's context update instead of a reconnect. "assist": each turn runs through the Home
 // Assistant Assist pipeline reached with the bearer the node hands over (assist-link.ts).
 import { processEnvLookup, type EnvLookup } from '../env-expand';
 import { createGeminiClient, DEFAULT_API_VERSION } from '../gemini/client';
 import { LiveSession, DEFAULT_LIVE_MODEL } from '../gemini/live-session';
-import { buildCatalog, type ServerRow, type ServerSource } from '../gemini/tool-catalog';
+import { buildCatalog, watchServerTools, type ServerRow, type ServerSource } from '../gemini/tool-catalog';
 import { mcpExecutor } from '../gemini/auto-executor';
 import type { DeviceEventTopic } from '../esp32/devices/device-session';
 import type { SharedDeviceListener } from '../esp32/provider/shared-listener';
@@ -110,6 +112,7 @@ export function createListenerVoice(o: ListenerVoiceOptions): ListenerVoice {
               executor: mcpExecutor(),
               secrets: [apiKey],
               resumeHandle,
+              watchTools: (update) => watchServerTools(live.sources(), update),
             },
             events,
           );

@@ -3,7 +3,7 @@
 // `//ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=K` (double
 // slash with a bare baseUrl), so the route matches on the path's end. Rules enforced with the real
 // close codes: `setup` first and only once (1007), exactly one of clientContent | realtimeInput |
-// toolResponse per message (1007), a known Live model (1008), a valid key (1007), PCM input with
+// toolResponse | contextUpdate per message (1007), a known Live model (1008), a valid key (1007), PCM input with
 // its rate, tool responses that answer the issued ids by name (1007). The fake ends the person's
 // turn on `audioStreamEnd` or after 500 ms of silence following speech (its own energy VAD), and
 // reports barge-in (speech while it answers) as `interrupted` followed by `turnComplete`.
@@ -43,6 +43,8 @@ export interface LiveSessionRecord {
   messages: any[];
   audioBytes: number;
   toolResponses: any[];
+  /** every contextUpdate the client sent, in order (the session's tools and instruction follow them) */
+  contextUpdates: any[];
   violations: string[];
   /** realtime audio received while a function call was unanswered */
   audioDuringCall: number;
@@ -103,6 +105,7 @@ export function attachLive(server: Server, apiKey: string, apiVersions: string[]
       messages: [],
       audioBytes: 0,
       toolResponses: [],
+      contextUpdates: [],
       violations: [],
       audioDuringCall: 0,
       interruptions: 0,
@@ -156,9 +159,19 @@ export function attachLive(server: Server, apiKey: string, apiVersions: string[]
         else complete();
         return;
       }
-      if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse'].includes(keys[0]))
+      if (keys.length !== 1 || !['clientContent', 'realtimeInput', 'toolResponse', 'contextUpdate'].includes(keys[0]))
         return reject(1007, 'Request contains an invalid argument.');
       if (m.toolResponse) return onToolResponse(m.toolResponse);
+      // BidiGenerateContentClientContextUpdate: fields that are set replace the session's
+      // (systemInstruction; tools, wrapped so an empty list can clear them); the conversation stays.
+      if (m.contextUpdate) {
+        const update = m.contextUpdate;
+        if (update.tools !== undefined && !Array.isArray(update.tools?.tools ?? [])) return reject(1007, 'Request contains an invalid argument.');
+        rec.contextUpdates.push(update);
+        if (update.tools !== undefined) rec.setup = { ...rec.setup, tools: update.tools.tools ?? [] };
+        if (update.systemInstruction !== undefined) rec.setup = { ...rec.setup, systemInstruction: update.systemInstruction };
+        return;
+      }
       if (m.clientContent) return void (m.clientContent.turnComplete !== false && endOfTurn());
       const input = m.realtimeInput;
       if (input.audioStreamEnd === true) return void (speechMs > 0 && endOfTurn());
