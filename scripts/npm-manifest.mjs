@@ -8,9 +8,8 @@
 // clone's is kept in .tools/), `postpack` puts the clone's back byte for byte; a pack that died in
 // between is repaired by the next `prepack` or `--restore`.
 //   node scripts/npm-manifest.mjs --write | --restore
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { swapDuringPack } from './pack-swap.mjs';
 
 const PUBLISHED = [
   'name',
@@ -34,20 +33,7 @@ export function publishedManifest(pkg) {
 }
 
 function main(root, mode) {
-  const manifest = join(root, 'package.json');
-  const kept = join(root, '.tools', 'package.clone.json');
-  const restore = () => {
-    if (!existsSync(kept)) return;
-    copyFileSync(kept, manifest);
-    rmSync(kept);
-  };
-  if (mode === '--restore') return restore();
-  if (mode !== '--write') throw new Error('usage: node scripts/npm-manifest.mjs --write | --restore');
-  restore(); // a pack that died before postpack left the published manifest in place
-  const text = readFileSync(manifest, 'utf8');
-  mkdirSync(dirname(kept), { recursive: true });
-  copyFileSync(manifest, kept);
-  writeFileSync(manifest, JSON.stringify(publishedManifest(JSON.parse(text)), null, 2) + '\n');
+  swapDuringPack(root, 'package.json', 'package.clone.json', mode, (text) => JSON.stringify(publishedManifest(JSON.parse(text)), null, 2) + '\n');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.cwd(), process.argv[2]);

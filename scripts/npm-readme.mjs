@@ -13,8 +13,9 @@
 // section. `prepack` writes the npm README (the clone's is kept in .tools/), `postpack` puts the
 // clone's back; a pack that died in between is repaired by the next `prepack` or `--restore`.
 //   node scripts/npm-readme.mjs --write | --restore
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { swapDuringPack } from './pack-swap.mjs';
 import { fileURLToPath } from 'node:url';
 
 /** Where the package's own files are served from on the web, for this version. */
@@ -59,23 +60,7 @@ function absoluteLinks(text, pkg) {
 }
 
 function main(root, mode) {
-  const readme = join(root, 'README.md');
-  const kept = join(root, '.tools', 'README.clone.md');
-  const restore = () => {
-    if (!existsSync(kept)) return;
-    copyFileSync(kept, readme);
-    rmSync(kept);
-  };
-  if (mode === '--restore') return restore();
-  if (mode !== '--write') throw new Error('usage: node scripts/npm-readme.mjs --write | --restore');
-  restore(); // a pack that died before postpack left the npm README in place
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const text = readFileSync(readme, 'utf8');
-  const out = npmReadme(text, pkg);
-  if (out === text) return;
-  mkdirSync(dirname(kept), { recursive: true });
-  copyFileSync(readme, kept);
-  writeFileSync(readme, out);
+  swapDuringPack(root, 'README.md', 'README.clone.md', mode, (text) => npmReadme(text, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.cwd(), process.argv[2]);

@@ -4,16 +4,7 @@
 // person's to type; a card never carries one).
 import { postJson } from '../shared/editor/requests';
 import type { DialogText } from '../shared/editor/register';
-
-interface CardChoice {
-  title: string;
-  name: string;
-  description?: string;
-  transport: 'http' | 'sse';
-  url: string;
-  bearer: boolean;
-  cardUrl: string;
-}
+import type { CardChoice } from '../../src/mcp/settings/server-card-reader';
 
 export function prepareServerCard(node: { _: DialogText }): void {
   const out = $('#node-config-mcp-card-result');
