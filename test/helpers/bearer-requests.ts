@@ -1,6 +1,22 @@
-// The two requests the endpoint sign-in specs make by hand: a 2025 initialize with a bearer token
-// (200 when the endpoint takes the token, 401 when not), and waiting until a freshly deployed
-// endpoint answers at all (Node-RED's deploy answers before the nodes have started).
+// The requests the endpoint specs make by hand: a JSON-RPC POST with a bearer token, in a 2025
+// session when one is named; a 2025 initialize with a bearer token (200 when the endpoint takes the
+// token, 401 when not); and waiting until a freshly deployed endpoint answers at all (Node-RED's
+// deploy answers before the nodes have started).
+
+/** One JSON-RPC message POSTed with `token`, inside `session` (a 2025 session id, of `version`) when given. */
+export function postAs(url: string, token: string, message: unknown, session?: string, version = '2025-11-25'): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': version } : {}),
+    },
+    body: JSON.stringify(message),
+  });
+}
+
 export function initializeWith(url: string, token: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',

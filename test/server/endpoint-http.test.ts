@@ -7,6 +7,7 @@ import { helper } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, textOf, type Era } from './harness';
 import { echoSchema, toolFlow } from './tool-flow';
 import { endpointSettings } from '../../src/server/settings';
+import { postAs } from '../helpers/bearer-requests';
 
 const TOKEN = 'tok-3f9a1c';
 describe('mcp-endpoint over Streamable HTTP', function () {
@@ -41,17 +42,7 @@ describe('mcp-endpoint over Streamable HTTP', function () {
   });
 
   it('a 2025 session answers only the token that created it: another token can neither use nor delete it (404)', async () => {
-    const post = (token: string, message: unknown, session?: string) =>
-      fetch(`${baseUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
-        },
-        body: JSON.stringify(message),
-      });
+    const post = (token: string, message: unknown, session?: string) => postAs(`${baseUrl}/mcp`, token, message, session, '2025-06-18');
     const init = await post(TOKEN, {
       jsonrpc: '2.0',
       id: 1,

@@ -6,6 +6,7 @@
 // deploy closes everything.
 import assert from 'node:assert/strict';
 import { until } from '../helpers/wait';
+import { postAs } from '../helpers/bearer-requests';
 import { helper, setFlows } from '../helpers/runtime';
 import { baseUrl, connect, disconnect, loadFlow, startEndpointRuntime, stopEndpointRuntime, type FlowNode } from './harness';
 
@@ -85,21 +86,10 @@ describe('mcp-endpoint: a Full deploy keeps connected clients', function () {
   it('a changed endpoint (another token) ends the old sessions; stopped flows end them too', async () => {
     const c = await connect('/mcp', '2025-11-25', TOKEN);
     const session = c.transport.sessionId!;
-    const post = (token: string) =>
-      fetch(`${baseUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-          'mcp-session-id': session,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
-      });
+    const list = { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} };
     try {
       await full(flowWith(['first']), 'new-token');
-      assert.equal((await post('new-token')).status, 404, 'the session went with the old settings');
+      assert.equal((await postAs(`${baseUrl}/mcp`, 'new-token', list, session)).status, 404, 'the session went with the old settings');
     } finally {
       await c.client.close();
     }
@@ -107,17 +97,7 @@ describe('mcp-endpoint: a Full deploy keeps connected clients', function () {
     const kept = d.transport.sessionId!;
     await helper.unload(); // flows stopped, not deployed
     await loadFlow(flowWith(['first']).slice(1), { ep: { tokens: 'new-token' } });
-    const again = await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: 'Bearer new-token',
-        'mcp-session-id': kept,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
-    });
+    const again = await postAs(`${baseUrl}/mcp`, 'new-token', list, kept);
     assert.equal(again.status, 404);
     await d.client.close();
   });
