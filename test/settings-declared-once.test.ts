@@ -31,6 +31,7 @@ import * as promptIn from '../nodes/mcp-prompt-in/settings';
 import * as promptOut from '../nodes/mcp-prompt-out/settings';
 import * as resourceIn from '../nodes/mcp-resource-in/settings';
 import * as resourceOut from '../nodes/mcp-resource-out/settings';
+import * as skill from '../nodes/mcp-skill/settings';
 import * as esp32In from '../nodes/esp32-mcp-in/settings';
 import * as esp32Say from '../nodes/esp32-say/settings';
 import * as haAssist from '../nodes/ha-assist/settings';
@@ -138,6 +139,7 @@ const NODES: Record<string, Declared> = {
     base: { uri: 'file:///r.txt' },
   },
   'mcp-resource-out': { settings: resourceOut.SETTINGS, reads: (def, env) => deployedSettings(def, resourceOut.SETTINGS, env) },
+  'mcp-skill': { settings: skill.SETTINGS, parsers: ['src/server/flows/flow-skills.ts'], reads: (def, env) => deployedSettings(def, skill.SETTINGS, env) },
   'mcp-tool-in': {
     settings: TOOL_IN_SETTINGS,
     parsers: ['src/server/flows/flow-tool.ts'],

@@ -1,5 +1,5 @@
 // gemini-agent settings beyond the loop itself, kept out of the node file: the system prompt taken
-// from a server prompt (`systemPrompt: {server, name, arguments}`) and the approval gate
+// from a server prompt (`systemPrompt: {server, name, arguments}`), the skills its server rows name, and the approval gate
 // (`approval`, `approveNotReadOnly`, `approveDestructive`, `approvalTimeout`), with the approval answers that come back
 // on the input as msg.approval = {id, approved, note}, and the servers' requests for input during a tool call
 // (output 3, topic "input"), answered as msg.input = {id, action, content} within the same wait.
@@ -14,7 +14,7 @@ import {
   type ApprovalRequestMessage,
 } from '../../src/gemini/approval-gate';
 import type { ToolCatalog } from '../../src/gemini/types';
-import { systemInstructionWithPrompt, type SystemPromptSource } from '../../src/gemini/system-prompt';
+import { systemInstructionWithPrompt, withSkills, type SkillInstructions, type SystemPromptSource } from '../../src/gemini/system-prompt';
 import type { ToolExecutor } from '../../src/gemini/types';
 import { evaluateProperty, lines, numberSetting } from '../shared/input-handler';
 import type { Node, NodeDef, NodeMessage, RED } from '../shared/red-types';
@@ -36,7 +36,7 @@ export interface AgentExtras {
   takeInputAnswer(msg: NodeMessage): boolean;
 }
 
-export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup): AgentExtras {
+export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup, skills?: SkillInstructions): AgentExtras {
   const gate = new ApprovalGate();
   const timeoutS = numberSetting(def.approvalTimeout, DEFAULT_APPROVAL_TIMEOUT_S)!;
   const policy: ApprovalPolicy = {
@@ -59,9 +59,9 @@ export function agentExtras(RED: RED, def: NodeDef, env?: EnvLookup): AgentExtra
       if (why) throw new McpNodeError(`Input answer not taken: ${why}`, 'bad input answer', 'GEMINI_INPUT_ANSWER');
       return true;
     },
-    systemInstruction: (own) => {
+    systemInstruction: async (own) => {
       if (problem) throw new McpNodeError(problem, 'bad system prompt', 'GEMINI_SYSTEM_PROMPT');
-      return systemInstructionWithPrompt(source, own);
+      return systemInstructionWithPrompt(source, await withSkills(skills, own));
     },
     guard: (run, emit) => gate.guard(run, policy, emit),
     unmatchedApprovals(catalog) {

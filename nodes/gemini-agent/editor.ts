@@ -42,7 +42,7 @@ interface TestCall {
   isError?: boolean;
 }
 trackServerUsers(red, 'gemini-agent');
-const defaultEntry = { server: '', include: '', exclude: '', prefix: '' };
+const defaultEntry = { server: '', include: '', exclude: '', prefix: '', skills: '' };
 // The value core's config pickers use for "add a new one".
 const ADD = '_ADD_';
 function blankOr(test: (v: string) => boolean) {
@@ -195,6 +195,12 @@ function addServerRow(node: AgentNode, configs: EditorConfigNode[], row: JQuery,
       .val(String(entry[kind] || ''))
       .appendTo(box);
   });
+  // The server's skills whose instructions join the system instruction (names, comma-separated).
+  $('<input/>', { type: 'text', class: 'node-input-entry-skills', style: 'width:100%;margin-top:4px' })
+    .attr('placeholder', node._('gemini-agent.placeholder.skills'))
+    .attr('title', node._('gemini-agent.label.skills'))
+    .val(Array.isArray(entry.skills) ? entry.skills.join(', ') : String(entry.skills || ''))
+    .appendTo(row);
   // Which functions this row gives Gemini after its filters (from the deployed server).
   $('<div/>', { class: 'node-input-entry-preview gemini-agent-preview' }).appendTo(row);
   function mark() {
@@ -234,6 +240,7 @@ function rowsOf(list: JQuery): ServerRow[] {
       include: String(row.find('.node-input-entry-include').val() ?? ''),
       exclude: String(row.find('.node-input-entry-exclude').val() ?? ''),
       prefix: String(row.find('.node-input-entry-prefix').val() ?? ''),
+      skills: String(row.find('.node-input-entry-skills').val() ?? ''),
     });
   });
   return servers;

@@ -11,6 +11,7 @@ import { MaxStepsError } from '../../src/gemini/errors';
 import { FlowCallRouter, type FlowResult } from '../../src/gemini/flow-executor';
 import { promptContents, sessionKey, trimHistory } from '../../src/gemini/memory';
 import { buildCatalog } from '../../src/gemini/tool-catalog';
+import { SkillInstructions } from '../../src/gemini/system-prompt';
 import { secrets } from '../../src/secrets';
 import { nodeEnvLookup } from '../shared/node-env';
 import { AGENT_CREDENTIALS, AGENT_SETTINGS } from '../../src/gemini/agent-settings-declaration';
@@ -40,10 +41,10 @@ export = function register(RED: RED) {
     // The key wherever it comes from is masked in everything this and every other node emits.
     const releaseKey = secrets.register([node.credentials?.apiKey, env('GOOGLE_API_KEY'), env('GEMINI_API_KEY')]);
     const forgetDestination = rememberSecretDestination(node.id, geminiDestination(runner.settings.baseUrl));
-    const extras = agentExtras(RED, def, env); // systemPrompt and approval
+    const { servers, missing } = agentServers(RED, def.servers);
+    const extras = agentExtras(RED, def, env, new SkillInstructions(servers, (w) => node.warn(w))); // systemPrompt, skills, approval
     const history = contextMemory(node);
     const tools = agentToolRunner({ toolMode, router, timeoutMs, inputs: extras.inputs, signal: closing.signal });
-    const { servers, missing } = agentServers(RED, def.servers);
     for (const s of servers) s.node.register(node);
     if (extras.problem) node.error(extras.problem);
     const missingError = () =>

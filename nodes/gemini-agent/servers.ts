@@ -3,6 +3,7 @@
 // and the tools a message brings along (msg.tools from an mcp-list-tools node).
 import type { MessageTools, ServerRow, ServerSource } from '../../src/gemini/tool-catalog';
 import { lines } from '../shared/input-handler';
+import { skillNames } from '../../src/gemini/system-prompt';
 import type { NodeMessage, RED } from '../shared/red-types';
 import { getServerNode, type McpServerConfigNode } from '../shared/server-config';
 
@@ -13,6 +14,8 @@ export interface AgentServer {
   id: string;
   node: McpServerConfigNode;
   source: ServerSource;
+  /** The skills this row loads into the instructions. */
+  skills: string[];
 }
 
 export function agentServers(RED: RED, entries: unknown): { servers: AgentServer[]; missing: string[] } {
@@ -30,6 +33,7 @@ export function agentServers(RED: RED, entries: unknown): { servers: AgentServer
       id,
       node,
       source: { provider: node.provider, include: lines(entry.include), exclude: lines(entry.exclude), prefix: entry.prefix || undefined },
+      skills: skillNames(entry.skills),
     });
   }
   return { servers, missing };

@@ -71,12 +71,12 @@ export = function (RED: RED) {
       node.endpoint = new McpEndpoint({ name: 'node-red', version: VERSION });
       status = { fill: 'red', shape: 'ring', text: taken ? t('mcp-endpoint.status.pathTaken', { path: err.path }) : t('mcp-endpoint.status.badConfig') };
     }
-    // One list_changed per list and deploy: announce when the runtime has started every node.
-    const flush = () => {
-      node.endpoint.tools.flush();
-      node.endpoint.prompts.flush();
-      node.endpoint.resources.flush();
-    };
+    // One list_changed per list and deploy: announce when the runtime has started every node (and
+    // the skills they offer are built).
+    const flush = () =>
+      void node.endpoint.skills.built().then(() => {
+        for (const registry of [node.endpoint.tools, node.endpoint.prompts, node.endpoint.resources, node.endpoint.skills]) registry.flush();
+      });
     RED.events?.on('flows:started', flush);
     closers.push(() => void RED.events?.removeListener('flows:started', flush));
     node.register = (user: Node) => {

@@ -1,6 +1,7 @@
 // `mcp-list-tools`: any input lists every tool of the server (all pages) and sends them in the
 // chosen format (raw MCP, Gemini, OpenAI, Anthropic) with the name map and compiler warnings.
-import { McpNodeError } from '../../src/errors';
+import { McpNodeError, errorMessage } from '../../src/errors';
+import { skillsOf } from '../../src/mcp/session-skills';
 import { filterTools, missingNames } from '../../src/mcp/tool-names';
 import { compileTools, isToolFormat } from '../../src/schema';
 import { statusWriter } from '../shared/node-status';
@@ -43,12 +44,14 @@ export = function (RED: RED) {
         listed.tools.map((tool) => tool.name),
       );
       if (lastMissing.length) node.warn(t('mcp-list-tools.warnings.missing', { tools: lastMissing.join(', ') }));
+      const skills = await listedSkills(server.provider);
       RED.util.setMessageProperty(msg, property, compiled.payload, true);
       msg.mcp = {
         server: listed.server,
         tools,
         names: compiled.names,
-        warnings: [...(listed.warnings ?? []), ...compiled.warnings],
+        warnings: [...(listed.warnings ?? []), ...compiled.warnings, ...skills.warnings],
+        ...(skills.list ? { skills: skills.list } : {}),
         missing: lastMissing,
         pages: listed.pages,
         durationMs: Date.now() - started,
@@ -60,3 +63,25 @@ export = function (RED: RED) {
   }
   RED.nodes.registerType('mcp-list-tools', McpListToolsNode);
 };
+
+/**
+ * The server's skills (Skills extension) as msg.mcp.skills: `{name, description, uri, files}` each.
+ * Absent when the server offers none; a failed listing is a warning, never a lost tool list.
+ */
+async function listedSkills(provider: object): Promise<{ list?: unknown[]; warnings: { tool: string; path: string; message: string }[] }> {
+  const reader = skillsOf(provider);
+  if (!reader) return { warnings: [] };
+  try {
+    const { skills, supported } = await reader.listSkills();
+    if (!supported) return { warnings: [] };
+    const list = skills.map((s) => ({
+      name: s.frontmatter.name,
+      description: s.frontmatter.description,
+      uri: s.uri,
+      files: Array.isArray(s.resources) ? s.resources.map((r) => r.uri) : 'dynamic',
+    }));
+    return { list, warnings: [] };
+  } catch (err) {
+    return { warnings: [{ tool: '', path: 'skills', message: `could not list the server's skills: ${errorMessage(err)}` }] };
+  }
+}

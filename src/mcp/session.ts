@@ -22,6 +22,7 @@ import { ProcessGroupStdioTransport } from './transport/process-group-stdio-tran
 import { watchStart } from './transport/package-runner';
 import { CLIENT_INFO } from './settings/client-info';
 import type { PromptsAndResources } from './prompts-resources';
+import { SessionSkills, type SkillsReader } from './session-skills';
 import { SessionFeatures } from './session-features';
 import { InputRouter } from './call/input-requests';
 import { CallClock } from './call/call-clock';
@@ -75,6 +76,7 @@ export interface SessionTiming {
 export class McpSession implements ToolProvider {
   /** Prompts and resources on this session (src/mcp/session-features.ts). */
   readonly features: SessionFeatures;
+  private readonly skills: SessionSkills;
   readonly where: string;
   private conn?: Connection;
   private connecting?: Promise<Connection>;
@@ -116,8 +118,11 @@ export class McpSession implements ToolProvider {
       debug: (m) => log.debug(m),
       warnings: (w) => this.logWarnings(w),
     });
+    this.skills = new SessionSkills((what, op, timeout) => this.run(what, op, timeout), settings.timeoutMs);
   }
 
+  listSkills: SkillsReader['listSkills'] = (o) => this.skills.listSkills(o);
+  readSkill: SkillsReader['readSkill'] = (skill, o) => this.skills.readSkill(skill, o);
   listPrompts: PromptsAndResources['listPrompts'] = (o) => this.features.listPrompts(o);
   getPrompt: PromptsAndResources['getPrompt'] = (name, args, o) => this.features.getPrompt(name, args, o);
   listResources: PromptsAndResources['listResources'] = (o) => this.features.listResources(o);

@@ -10,6 +10,8 @@ import { ResourceRegistry, type ResourceBody } from './flows/flow-resources';
 import type { FlowPrompt, PromptRequest } from './flows/flow-prompts';
 import type { ResourceRequest } from './flows/flow-resources';
 import { servePromptsAndResources } from './flows/prompts-resources-serving';
+import { SKILLS_EXTENSION, SkillRegistry } from './flows/flow-skills';
+import { serveSkills } from './flows/skills-serving';
 import { callHandleCodec, serveToolCalls, type TaskServing } from './tool-call-serving';
 import { FlowTasks, TASKS_CAPABILITY } from './tasks/flow-tasks';
 import { TaskBudget, type TaskLimits } from './tasks/task-budget';
@@ -32,6 +34,8 @@ export class McpEndpoint {
   private readonly callHandles = callHandleCodec();
   readonly prompts = new FlowRegistry<FlowPrompt>((p) => p.definition.name);
   readonly resources = new ResourceRegistry();
+  /** Skills flows offer (mcp-skill): served through the Skills extension, their files as resources. */
+  readonly skills = new SkillRegistry();
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
   readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
@@ -96,7 +100,8 @@ export class McpEndpoint {
           tools: { listChanged: true },
           prompts: { listChanged: true },
           resources: { listChanged: true, subscribe: true },
-          ...(era === 'legacy' ? { tasks: TASKS_CAPABILITY } : { extensions: ExtensionTasks.capability }),
+          ...(era === 'legacy' ? { tasks: TASKS_CAPABILITY } : {}),
+          extensions: { [SKILLS_EXTENSION]: {}, ...(era === 'modern' ? ExtensionTasks.capability : {}) },
         },
         instructions: this.options.instructions || undefined,
         // A 2026-07-28 retry brings back a call handle sealed by this endpoint (tool-call-serving.ts).
@@ -108,6 +113,7 @@ export class McpEndpoint {
     asTask.tasks.serve(server);
     if (asTask.era === 'legacy') server.onclose = () => asTask.tasks.close();
     servePromptsAndResources(server, this, era);
+    serveSkills(server, this.skills, era);
     return server;
   }
 
@@ -129,6 +135,7 @@ export class McpEndpoint {
     this.tools.close();
     this.prompts.close();
     this.resources.close();
+    this.skills.close();
     this.updateListeners.clear();
   }
 }

@@ -117,12 +117,9 @@ export class HttpServing {
           (s) => s.sendPromptListChanged(),
         ),
       ),
-      endpoint.resources.onChange(() =>
-        this.announce(
-          () => this.modern.notify.resourcesChanged(),
-          (s) => s.sendResourceListChanged(),
-        ),
-      ),
+      // A skill's files are resources: a changed skill is a changed resource list, and a deploy that
+      // changed both says so once (the endpoint flushes one registry after the other).
+      ...[endpoint.resources, endpoint.skills].map((registry) => registry.onChange(() => this.announceResourcesChanged())),
       // 2025 sessions hear updates through their own subscriptions (prompts-resources-serving.ts).
       endpoint.onResourceUpdated((uri) => this.modern.notify.resourceUpdated(uri)),
     ];
@@ -300,6 +297,20 @@ export class HttpServing {
       () => this.modern.notify.toolsChanged(),
       (server) => server.sendToolListChanged(),
     );
+  }
+
+  private resourcesAnnounced = false;
+
+  private announceResourcesChanged(): void {
+    if (this.resourcesAnnounced) return;
+    this.resourcesAnnounced = true;
+    queueMicrotask(() => {
+      this.resourcesAnnounced = false;
+      this.announce(
+        () => this.modern.notify.resourcesChanged(),
+        (s) => s.sendResourceListChanged(),
+      );
+    });
   }
 
   /** To 2026-07-28 listeners through the handler's bus, and to every 2025 session. */

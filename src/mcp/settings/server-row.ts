@@ -9,4 +9,6 @@ export interface ServerRow {
   include?: string | string[];
   exclude?: string | string[];
   prefix?: string;
+  /** gemini-agent rows: the server's skills to load into the instructions (names, comma-separated, or a list). */
+  skills?: string | string[];
 }

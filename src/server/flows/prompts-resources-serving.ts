@@ -16,11 +16,14 @@ import { promptArgumentProblem, type FlowPrompt } from './flow-prompts';
 import { readResult, type ResourceRegistry } from './flow-resources';
 import { isToolResult, type GraphTools } from '../calls/types';
 import { callerOf, type Caller } from '../calls/caller';
+import type { SkillRegistry } from './flow-skills';
+import { readSkillFile, skillResources } from './skills-serving';
 
 /** What of the endpoint (endpoint.ts) this serves. */
 interface Offered {
   prompts: FlowRegistry<FlowPrompt>;
   resources: ResourceRegistry;
+  skills: SkillRegistry;
   graph: GraphTools | undefined;
   onResourceUpdated(listener: (uri: string) => void): () => void;
 }
@@ -39,7 +42,9 @@ export function servePromptsAndResources(server: Server, endpoint: Offered, era:
     if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, problem);
     return prompt.get({ ...callerOf(server, ctx), prompt: name, arguments: args, what: `the prompt ${name}` });
   });
-  server.setRequestHandler('resources/list', () => ({ resources: [...endpoint.resources.fixed(), ...graphResources(endpoint)] }));
+  server.setRequestHandler('resources/list', () => ({
+    resources: [...endpoint.resources.fixed(), ...graphResources(endpoint), ...skillResources(endpoint.skills)],
+  }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...endpoint.resources.templates(), ...graphTemplates(endpoint)] }));
   server.setRequestHandler('resources/read', async (request, ctx) => read(endpoint, request.params.uri, callerOf(server, ctx)));
   // A 2026-07-28 server lives for one request: it never subscribes (nor closes to unsubscribe).
@@ -62,6 +67,8 @@ export function servePromptsAndResources(server: Server, endpoint: Offered, era:
 
 async function read(endpoint: Offered, uri: string, caller: Caller): Promise<ReadResourceResult> {
   if (endpoint.graph && uri.startsWith(GRAPH_SCHEME)) return readGraph(endpoint, uri, caller);
+  const skillFile = readSkillFile(endpoint.skills, uri);
+  if (skillFile) return skillFile;
   const found = endpoint.resources.match(uri);
   if (!found) throw new ResourceNotFoundError(uri);
   const body = await found.resource.read({ ...caller, uri, variables: found.variables, what: `the read of ${uri}` });
