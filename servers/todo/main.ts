@@ -1,7 +1,7 @@
 // Command line entry of the todo MCP server:
 //   main.ts stdio                                  MCP over stdin/stdout
 //   main.ts http [--port 3000] [--host 127.0.0.1]  Streamable HTTP at http://HOST:PORT/mcp
-// Storage: DATABASE_URL (PostgreSQL) or TODO_DATA_DIR (embedded PGlite); see database.ts.
+// Storage: DATABASE_URL (PostgreSQL) or TODO_DATA_DIR (embedded SQLite); see database.ts.
 // Logs go to stderr only: on stdio, stdout carries the protocol.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { sqlClientFromEnv } from './database';
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
   const factory = () => createTodoServer(repo);
   let stopTransport: () => Promise<void> = async () => undefined;
   let stopping = false;
-  // Closing the database cleanly matters for PGlite: it flushes its files on close.
+  // Closing the database cleanly ends SQLite's write-ahead log and pg's pool before the process goes.
   const shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -39,8 +39,8 @@ async function main(argv: string[]): Promise<void> {
     await repo.close().catch((err: Error) => log(`closing the database failed: ${err.message}`));
     process.exit(0);
   };
-  // Opening PGlite compiles PostgreSQL's WebAssembly, which takes seconds: start it now so the first
-  // tool call does not wait for it. A failure is only logged; calls retry and answer database_error.
+  // Open the database now (and move a folder an earlier version kept in PGlite, which takes seconds)
+  // so the first tool call does not wait for it. A failure is only logged; calls retry and answer database_error.
   repo.warmUp().then(
     () => log('database ready'),
     (err: Error) => log(`database not available yet: ${err.message}`),

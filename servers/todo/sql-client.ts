@@ -1,8 +1,10 @@
-// The little the repository needs from a PostgreSQL connection. Both backends speak the same SQL
-// dialect (PGlite is PostgreSQL compiled to WebAssembly), so one repository serves both.
+// The little the repository needs from a database connection: PostgreSQL (through pg) or embedded
+// SQLite. The repository writes PostgreSQL-style placeholders ($1 …) and asks the dialect for the rest.
 export interface SqlClient {
-  /** A short name for logs: "postgres" or "pglite <dir>"; never includes credentials. */
+  /** A short name for logs: "postgres" or "sqlite <file>"; never includes credentials. */
   readonly description: string;
+  /** Which SQL the repository writes for it; PostgreSQL unless said. */
+  readonly dialect?: 'postgres' | 'sqlite';
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }

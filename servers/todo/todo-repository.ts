@@ -1,10 +1,12 @@
-// Todos in one PostgreSQL table, through whichever SqlClient the server was started with. Every
+// Todos in one table, through whichever SqlClient the server was started with: PostgreSQL (a server,
+// through pg) or embedded SQLite. The statements are shared; where the two dialects differ (the
+// schema, the clock, how a list of tags is stored and matched) the client's dialect decides. Every
 // database failure leaves here as a DatabaseError so the tools can answer `database_error`.
 import { randomBytes } from 'node:crypto';
 import type { Priority, Status, TodoView } from './contract';
 import { DatabaseError, type SqlClient } from './sql-client';
 
-const SCHEMA = `
+const POSTGRES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS todos (
   todo_id     text PRIMARY KEY,
   title       text NOT NULL,
@@ -17,6 +19,31 @@ CREATE TABLE IF NOT EXISTS todos (
   updated_at  timestamptz NOT NULL DEFAULT now()
 )`;
 
+/** The todos table in SQLite's dialect: dates as ISO text (they sort as they read), tags as a JSON list. */
+export const SQLITE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS todos (
+  todo_id     text PRIMARY KEY,
+  title       text NOT NULL,
+  description text,
+  due_date    text,
+  priority    text NOT NULL DEFAULT 'medium' CHECK (priority IN ('low', 'medium', 'high')),
+  status      text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed')),
+  tags        text NOT NULL DEFAULT '[]',
+  created_at  text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  updated_at  text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)`;
+
+/** What differs between the dialects, as SQL. */
+const DIALECTS = {
+  postgres: { schema: POSTGRES_SCHEMA, now: 'now()', hasTags: (p: string) => `tags @> ${p}::text[]` },
+  sqlite: {
+    schema: SQLITE_SCHEMA,
+    now: `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+    // every wanted tag is among the todo's (both JSON lists)
+    hasTags: (p: string) => `NOT EXISTS (SELECT 1 FROM json_each(${p}) AS wanted WHERE wanted.value NOT IN (SELECT value FROM json_each(todos.tags)))`,
+  },
+};
+
 interface TodoRow {
   todo_id: string;
   title: string;
@@ -24,7 +51,8 @@ interface TodoRow {
   due_date: Date | string | null;
   priority: Priority;
   status: Status;
-  tags: string[] | null;
+  /** A list (PostgreSQL) or its JSON text (SQLite). */
+  tags: string[] | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -67,7 +95,7 @@ function toView(row: TodoRow): TodoView {
     due_date: iso(row.due_date),
     priority: row.priority,
     status: row.status,
-    tags: row.tags ?? [],
+    tags: typeof row.tags === 'string' ? (JSON.parse(row.tags) as string[]) : (row.tags ?? []),
     created_at: iso(row.created_at) as string,
     updated_at: iso(row.updated_at) as string,
   };
@@ -76,7 +104,11 @@ function toView(row: TodoRow): TodoView {
 export class TodoRepository {
   private schemaReady: Promise<void> | undefined;
 
-  constructor(private readonly sql: SqlClient) {}
+  private readonly dialect: (typeof DIALECTS)['postgres'];
+
+  constructor(private readonly sql: SqlClient) {
+    this.dialect = DIALECTS[sql.dialect ?? 'postgres'];
+  }
 
   get description(): string {
     return this.sql.description;
@@ -100,7 +132,7 @@ export class TodoRepository {
     if (filter.priority) where.push(`priority = ${param(filter.priority)}`);
     if (filter.dueFrom) where.push(`due_date >= ${param(filter.dueFrom)}`);
     if (filter.dueBefore) where.push(`due_date < ${param(filter.dueBefore)}`);
-    if (filter.tags && filter.tags.length > 0) where.push(`tags @> ${param(filter.tags)}::text[]`);
+    if (filter.tags && filter.tags.length > 0) where.push(this.dialect.hasTags(param(filter.tags)));
     const rows = await this.run<TodoRow>(
       `SELECT * FROM todos ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY due_date ASC NULLS LAST, created_at ASC, todo_id ASC LIMIT ${param(filter.limit)}`,
@@ -113,7 +145,7 @@ export class TodoRepository {
   async update(id: string, changes: TodoChanges): Promise<TodoView | undefined> {
     const params: unknown[] = [id];
     const sets = UPDATABLE_FIELDS.filter((field) => changes[field] !== undefined).map((field) => `${field} = $${params.push(changes[field])}`);
-    sets.push('updated_at = now()');
+    sets.push(`updated_at = ${this.dialect.now}`);
     const rows = await this.run<TodoRow>(`UPDATE todos SET ${sets.join(', ')} WHERE todo_id = $1 RETURNING *`, params);
     return rows[0] ? toView(rows[0]) : undefined;
   }
@@ -149,7 +181,7 @@ export class TodoRepository {
   // anyway and recovers by itself once the database is back.
   private ensureSchema(): Promise<void> {
     if (!this.schemaReady) {
-      this.schemaReady = this.sql.query(SCHEMA).then(() => undefined);
+      this.schemaReady = this.sql.query(this.dialect.schema).then(() => undefined);
       this.schemaReady.catch(() => {
         this.schemaReady = undefined;
       });

@@ -9,7 +9,7 @@ import { reply } from '../peers/fake-gemini';
 import { HA_GENERATIONS, haToolName, type HaGeneration } from '../peers/home-assistant';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
 import { startServicePeers, type ServicePeers } from './service-peers';
-import { seededTodoFolder } from '../todo/seeded-folder';
+import { emptyTodoFolder } from '../todo/todo-server-process';
 
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
@@ -27,7 +27,7 @@ function describeExample(generation: HaGeneration) {
 
     before(async function () {
       if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-      dataDir = await seededTodoFolder('multi-example-');
+      dataDir = emptyTodoFolder('multi-example-');
       peers = await startServicePeers(generation);
       nr = await startNodeRed({
         env: {

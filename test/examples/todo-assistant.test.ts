@@ -1,5 +1,5 @@
 // examples/todo-assistant.json end to end: a real Node-RED (started as `npm start` starts it) runs
-// the flow, which starts the todo MCP server over stdio (PGlite in a temp dir) and asks the fake
+// the flow, which starts the todo MCP server over stdio (embedded SQLite in a temp dir) and asks the fake
 // Gemini (the real @google/genai client through GEMINI_BASE_URL) to create, list, complete and
 // delete a todo. The todo server really stores and changes the rows; the test reads them back.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeGemini, type FakeGemini, type RecordedRequest } from '../peers/fake-gemini';
 import { readExample, startNodeRed, assertCleanDeploy, type NodeRedProcess } from '../helpers/node-red';
-import { seededTodoFolder } from '../todo/seeded-folder';
+import { emptyTodoFolder } from '../todo/todo-server-process';
 
 const { ROOT } = require('../../scripts/node-red-home.cjs');
 const TODO_SERVER = join(ROOT, 'dist', 'servers', 'todo', 'main.js');
@@ -28,7 +28,7 @@ describe('examples: todo-assistant.json', function () {
 
   before(async function () {
     if (!existsSync(TODO_SERVER)) skipBecause(this, 'the todo example', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-    dataDir = await seededTodoFolder('todo-example-');
+    dataDir = emptyTodoFolder('todo-example-');
     gemini = await startFakeGemini();
     nr = await startNodeRed({
       env: { GEMINI_API_KEY: gemini.apiKey, GEMINI_BASE_URL: gemini.url, TODO_DATA_DIR: dataDir, DATABASE_URL: '', TODO_SERVER },

@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { skipBecause } from '../helpers/skip';
 import { helper, load, nextMessage, send, startRuntime, stopRuntime } from '../helpers/runtime';
-import { seededTodoFolder } from '../todo/seeded-folder';
+import { emptyTodoFolder } from '../todo/todo-server-process';
 
 const TODO_SERVER = join(__dirname, '..', '..', 'dist', 'servers', 'todo', 'main.js');
 
@@ -18,7 +18,7 @@ describe('mcp-call-tool: format is checked, reported and not refused (bundled to
 
   before(async function () {
     if (!existsSync(TODO_SERVER)) skipBecause(this, 'the format spec', `${TODO_SERVER} is missing (npm test builds it; run npm run build)`);
-    dataDir = await seededTodoFolder('format-annotation-');
+    dataDir = emptyTodoFolder('format-annotation-');
     await startRuntime();
   });
   after(async () => {

@@ -5,8 +5,7 @@ import { strict as assert } from 'node:assert';
 import { skipBecause } from '../helpers/skip';
 import { existsSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { startTodoServer, TODO_MAIN_DIST, type RunningTodoServer } from './todo-server-process';
-import { seededTodoFolder } from './seeded-folder';
+import { startTodoServer, TODO_MAIN_DIST, type RunningTodoServer, emptyTodoFolder } from './todo-server-process';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -42,7 +41,7 @@ describe('todo server: Streamable HTTP endpoint', function () {
   let dataDir: string;
   let server: RunningTodoServer;
   before(async () => {
-    dataDir = await seededTodoFolder('todo-http-');
+    dataDir = emptyTodoFolder('todo-http-');
     server = await startTodoServer('http', { TODO_DATA_DIR: dataDir });
   });
   after(async () => {
@@ -76,7 +75,7 @@ describe('todo server: compiled entry point (dist/)', function () {
 
   it('starts from dist/servers/todo/main.js and lists the four tools', async function () {
     if (!existsSync(TODO_MAIN_DIST)) skipBecause(this, 'the compiled todo server', `${TODO_MAIN_DIST} does not exist (npm test builds it; run npm run build)`);
-    const dataDir = await seededTodoFolder('todo-dist-');
+    const dataDir = emptyTodoFolder('todo-dist-');
     const server = await startTodoServer('stdio', { TODO_DATA_DIR: dataDir }, { entry: TODO_MAIN_DIST });
     try {
       const { tools } = await server.client.listTools();

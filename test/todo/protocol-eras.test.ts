@@ -4,8 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { outcomeOf, startTodoServer, type StartOptions, type TransportKind } from './todo-server-process';
-import { seededTodoFolder } from './seeded-folder';
+import { outcomeOf, startTodoServer, type StartOptions, type TransportKind, emptyTodoFolder } from './todo-server-process';
 
 const ERAS: Array<{ label: string; versionNegotiation: StartOptions['versionNegotiation']; version: RegExp }> = [
   { label: '2025 era (initialize)', versionNegotiation: { mode: 'legacy' }, version: /^2025-/ },
@@ -13,10 +12,9 @@ const ERAS: Array<{ label: string; versionNegotiation: StartOptions['versionNego
 ];
 
 describe('todo server: both protocol eras', function () {
-  // One PGlite directory for all four (one server process at a time), a copy of a created one:
-  // creating a new cluster is the slow part of PGlite's start-up.
+  // One embedded-database folder for all four (one server process at a time).
   let dataDir: string;
-  before(async () => (dataDir = await seededTodoFolder('todo-era-')));
+  before(async () => (dataDir = emptyTodoFolder('todo-era-')));
   after(() => dataDir && rmSync(dataDir, { recursive: true, force: true }));
 
   for (const kind of ['stdio', 'http'] as TransportKind[]) {

@@ -1,6 +1,8 @@
 // Starts the real todo server as its own process (as a user or Node-RED would) and connects the
 // real MCP client to it, over stdio or over Streamable HTTP on a free 127.0.0.1 port.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -10,6 +12,9 @@ export const TODO_MAIN_TS = join(REPO_ROOT, 'servers', 'todo', 'main.ts');
 export const TODO_MAIN_DIST = join(REPO_ROOT, 'dist', 'servers', 'todo', 'main.js');
 
 export type TransportKind = 'stdio' | 'http';
+
+/** A new, empty folder for the embedded database (the caller removes it). */
+export const emptyTodoFolder = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
 
 /** Storage settings handed to the server process: DATABASE_URL or TODO_DATA_DIR. */
 export type StorageEnv = { DATABASE_URL: string } | { TODO_DATA_DIR: string };
