@@ -10,7 +10,9 @@
 //   bare SDK v2       the @modelcontextprotocol/client this package bundles, called directly
 //   bare SDK v1       the SDK 1.x client (the peer's, else whichever node_modules holds), directly
 //   stdio: …          the same over stdio (bench/peers-stdio-server.mjs, one child per client):
-//                     mcp-call-tool against the bare SDK v2 and v1 stdio clients. node-red-contrib-mcp
+//                     mcp-call-tool against the bare SDK v2 and v1 stdio clients, and the SDK v2 client
+//                     sending the same request as ours (revision 2026-07-28 pinned, the same declared
+//                     capabilities); ours minus the http floor is compared with it. node-red-contrib-mcp
 //                     has no stdio transport (http, sse and json-rpc only), so it has no stdio row.
 //
 // The systems are interleaved round by round, so the shared machine's noise falls on all of them.
@@ -26,6 +28,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startNodeRed } from '../test/helpers/node-red';
 import { concurrent, cpuMs, median, sequential, type CallFn } from './measure';
 import { forkServer } from './server-child';
+import { CLIENT_CAPABILITIES } from '../src/mcp/session';
+
+const SAME_REQUEST_STDIO = 'stdio: bare SDK v2, same request as ours';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQ ?? 200);
 const CONCURRENT_TOTAL = Number(process.env.BENCH_CONC_TOTAL ?? 600);
@@ -160,6 +165,16 @@ async function main() {
     await v2stdio.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }));
     closers.push(() => v2stdio.close());
     addBare('stdio: bare SDK v2 client', v2stdio);
+    // The same request ours sends: mcp-server negotiates 2026-07-28 with this server, and every
+    // request of that revision carries the client's capabilities (ours declares input requests and
+    // the tasks extension), so the fair baseline pins the revision and declares the same.
+    const sameStdio = new Client({ name: 'bench-bare-v2-stdio-same', version: '1' }, {
+      capabilities: CLIENT_CAPABILITIES,
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    } as never);
+    await sameStdio.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }));
+    closers.push(() => sameStdio.close());
+    addBare(SAME_REQUEST_STDIO, sameStdio);
     if (sdk) {
       const v1stdio = new sdk.Client({ name: 'bench-bare-v1-stdio', version: '1' });
       await v1stdio.connect(new sdk.StdioTransport({ command: process.execPath, args: [STDIO_SERVER] }));
@@ -210,6 +225,14 @@ async function main() {
         `stdio: ours vs bare SDK v2: p50 ${ratio(median(oursStdio.latencies), median(bareStdio.latencies))}×` +
           (bareV1Stdio ? `, vs bare SDK v1: p50 ${ratio(median(oursStdio.latencies), median(bareV1Stdio.latencies))}×` : '') +
           ' (node-red-contrib-mcp has no stdio transport)',
+      );
+    }
+    const floor = systems.find((s) => s.name === 'http floor (no MCP)');
+    const same = systems.find((s) => s.name === SAME_REQUEST_STDIO);
+    if (oursStdio && same && floor) {
+      const above = median(oursStdio.latencies) - median(floor.latencies);
+      console.log(
+        `stdio: ours above the trigger floor ${above.toFixed(2)} ms vs the bare client sending the same request ${median(same.latencies).toFixed(2)} ms: ${ratio(above, median(same.latencies))}× (goal ≤ 1.3)`,
       );
     }
     if (ours && bareV2) console.log(`ours vs bare SDK v2:   p50 ${ratio(median(ours.latencies), median(bareV2.latencies))}×`);
