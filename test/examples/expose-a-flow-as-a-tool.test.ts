@@ -2,6 +2,7 @@
 // `npm start` starts it), then called over HTTP by the stock @modelcontextprotocol/client.
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { readExample, startNodeRed, assertCleanDeploy, withTabCredentials, type NodeRedProcess } from '../helpers/node-red';
 
 describe('examples: expose-a-flow-as-a-tool.json', function () {
@@ -73,6 +74,20 @@ describe('examples: expose-a-flow-as-a-tool.json', function () {
     );
     const read = await client.readResource({ uri: 'house://temperatures' });
     assert.deepEqual(read.contents, [{ uri: 'house://temperatures', mimeType: 'application/json', text: '{"living_room":21.5,"bedroom":19.2}' }]);
+  });
+
+  it('serves its skill through the Skills extension, each file verified against its digest', async () => {
+    const skills = new SkillsClient(client);
+    const { skills: listed } = await skills.list();
+    assert.deepEqual(
+      listed.map((s) => s.uri),
+      ['skill://lamp-care/SKILL.md'],
+    );
+    const manifest = await skills.read(listed[0]);
+    assert.equal(manifest.verified, true);
+    assert.match(manifest.body ?? '', /call `read_temperature` for the room/);
+    const rooms = await skills.read(listed[0], 'references/rooms.md');
+    assert.match(rooms.text ?? '', /- living_room/);
   });
 
   it('a new reading tells a subscribed client that the resource changed', async () => {

@@ -1,6 +1,6 @@
 // examples/expose-a-flow-as-a-tool.json deployed into a real Node-RED after its set-up (MCP_TOKEN
 // set on its tab, as its comment asks), then used by the MCP clients our users run instead of ours
-// (its tools, its prompt and its resource):
+// (its tools, its prompt, its resource and its skill's files):
 // the MCP Inspector CLI and Gemini CLI (pinned in test/tools.json), each passing the bearer header
 // a user configures, and each meeting the same 401 without it.
 import assert from 'node:assert/strict';
@@ -112,7 +112,12 @@ describe('interop: third-party MCP clients against mcp-endpoint', function () {
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual(
         listed.json.resources.map((r: any) => [r.uri, r.mimeType]),
-        [['house://temperatures', 'application/json']],
+        // The flow's resource, then the files of its skill (a skill's files are resources too).
+        [
+          ['house://temperatures', 'application/json'],
+          ['skill://lamp-care/SKILL.md', 'text/markdown'],
+          ['skill://lamp-care/references/rooms.md', 'text/markdown'],
+        ],
       );
       const read = await inspector(url, ['--method', 'resources/read', '--uri', 'house://temperatures', ...AUTH]);
       assert.equal(read.code, 0, read.stderr + read.stdout);
