@@ -19,6 +19,9 @@ import { attachSignIn, type AttachedSignIn } from './sign-in';
 import { announceEndpoint } from './announce';
 import { publishServerCard } from './server-card';
 import { startXiaozhiLink } from './xiaozhi-link';
+import { nodeRedView } from './node-red-view';
+import { NodeRedTools } from '../../src/server/flows/node-red-tools';
+import { secrets } from '../../src/secrets';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import type { RED } from '../shared/red-types';
 import { translator } from '../shared/i18n';
@@ -123,6 +126,11 @@ export function openEndpoint(RED: RED, node: McpEndpointConfigNode, { settings, 
   );
   if (settings.xiaozhiEndpoint) closers.push(startXiaozhiLink(RED, node, settings.xiaozhiEndpoint));
   if (settings.announce) closers.push(announceEndpoint(RED, node, translator(RED, 'mcp-endpoint'), settings.path));
+  if (settings.nodeRedTools) {
+    const view = nodeRedView(RED);
+    endpoint.nodeRed = new NodeRedTools(view, (value) => secrets.scrubValue(value));
+    closers.push(() => view.close());
+  }
   if (settings.publishCard)
     closers.push(publishServerCard(RED, node.id, { path: settings.path, title: node.label, bearer: !settings.anonymous || settings.signIn }));
   return {

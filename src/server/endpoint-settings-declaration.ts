@@ -14,6 +14,8 @@ export const ENDPOINT_SETTINGS = {
   announce: { value: false },
   /** Serve a Server Card at <path>/server-card and list it in /.well-known/ai-catalog.json (discovery). */
   publishCard: { value: false },
+  /** Offer Node-RED's own flows as read tools (flows_list, flow_read, nodes_search, node_errors, debug_read). */
+  nodeRedTools: { value: false },
   contextStore: { value: '' },
   roots: { value: '' },
   writable: { value: '' },

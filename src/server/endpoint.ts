@@ -17,6 +17,7 @@ import { FlowTasks, TASKS_CAPABILITY } from './tasks/flow-tasks';
 import { TaskBudget, type TaskLimits } from './tasks/task-budget';
 import { ExtensionTasks } from './tasks/flow-tasks-extension';
 import type { GraphTools, Tool, ToolAnswer, ToolCall } from './calls/types';
+import type { NodeRedTools } from './flows/node-red-tools';
 
 export type { GraphTools } from './calls/types';
 
@@ -39,6 +40,8 @@ export class McpEndpoint {
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
   readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
+  /** Node-RED's own flows as read tools, when the endpoint offers them (flows/node-red-tools.ts). */
+  nodeRed: NodeRedTools | undefined;
   /** Tasks running at once, on both revisions. */
   readonly taskBudget: TaskBudget;
   /** 2026-07-28 tasks outlive the request that made them, so the endpoint keeps them. */
@@ -50,27 +53,28 @@ export class McpEndpoint {
     this.extensionTasks = new ExtensionTasks(this.taskBudget);
   }
 
-  /** Every tool a client sees: flow tools first, then the graph's six (a flow tool cannot shadow them). */
+  /** Every tool a client sees: flow tools first, then the graph's six and Node-RED's own (a flow tool cannot shadow them). */
   listTools(): Tool[] {
-    const graph = this.graph?.definitions() ?? [];
-    const graphNames = new Set(graph.map((t) => t.name));
+    const builtIn = [...(this.graph?.definitions() ?? []), ...(this.nodeRed?.definitions() ?? [])];
+    const builtInNames = new Set(builtIn.map((t) => t.name));
     return [
       ...this.tools
         .topLevel()
         .map((t) => t.definition)
-        .filter((t) => !graphNames.has(t.name)),
-      ...graph,
+        .filter((t) => !builtInNames.has(t.name)),
+      ...builtIn,
     ];
   }
 
   /** The task limit of a long-running flow tool (a client may call it as a task), else undefined. */
   taskLimitOf(name: string): number | undefined {
-    return this.graph?.has(name) ? undefined : this.tools.find(name)?.taskLimitMs;
+    return this.graph?.has(name) || this.nodeRed?.has(name) ? undefined : this.tools.find(name)?.taskLimitMs;
   }
 
   async callTool(name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>): Promise<ToolAnswer> {
     const full: ToolCall = { ...call, tool: name, arguments: args };
     if (this.graph?.has(name)) return this.graph.call(name, args, full);
+    if (this.nodeRed?.has(name)) return this.nodeRed.call(name, args, full);
     const tool = this.tools.find(name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return tool.invoke(full);

@@ -14,6 +14,8 @@ export interface EndpointSettings {
   /** Announce the endpoint to Home Assistant (inside its app). */
   announce: boolean;
   publishCard: boolean;
+  /** Node-RED's own flows as read tools (flows/node-red-tools.ts). */
+  nodeRedTools: boolean;
   contextStore: string | undefined;
   roots: string[];
   writable: string[];
@@ -55,6 +57,7 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     signIn: def.signIn === true || def.signIn === 'true',
     announce: def.announce === true || def.announce === 'true',
     publishCard: def.publishCard === true || def.publishCard === 'true',
+    nodeRedTools: def.nodeRedTools === true || def.nodeRedTools === 'true',
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),

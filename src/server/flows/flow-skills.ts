@@ -105,6 +105,8 @@ export class SkillRegistry extends FlowRegistry<FlowSkill> {
    * name, the first keeps it, as with tools and prompts.
    */
   track<T>(build: Promise<T>): Promise<T> {
+    // A skill that fails at once is handled through inOrder, later: say so now, or Node reports it unhandled.
+    build.catch(() => undefined);
     const inOrder = this.last.then(() => build);
     this.last = inOrder.catch(() => undefined);
     this.building.add(inOrder);
