@@ -21,6 +21,7 @@ import {
   type EditorBrowser,
   openNodeDialog,
   cancelNodeDialog,
+  deployFromEditor,
 } from './chromium-editor';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
@@ -290,8 +291,7 @@ describe('gemini-agent and esp32-listener dialogs in Chromium (real Node-RED, fa
     assert.deepEqual(saved, ['Home Assistant', 'Upstairs HA']);
 
     // Deploy with the editor's own button; the reopened dialog previews the new server's tools.
-    await page.locator('#red-ui-header-button-deploy').click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await deployFromEditor(page);
     // The deploy's notifications would cover the dialog: close them the way their own timer does
     // (removing the elements instead makes that timer's slide-up fail inside Node-RED later).
     await page.evaluate(() =>

@@ -136,6 +136,17 @@ export async function trayInPlace(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Deploys with the editor's own button and waits until the editor has nothing left to deploy.
+ * `incomplete`: the flow has nodes the editor marks unfinished (an agent without a key), so it asks
+ * whether to deploy anyway, and the answer is yes.
+ */
+export async function deployFromEditor(page: Page, options: { incomplete?: boolean } = {}): Promise<void> {
+  await page.locator('#red-ui-header-button-deploy').click();
+  if (options.incomplete) await page.getByRole('button', { name: 'Confirm deploy' }).click();
+  await page.waitForFunction(() => !(globalThis as unknown as { RED: { nodes: { dirty(): boolean } } }).RED.nodes.dirty(), undefined, { timeout: 30000 });
+}
+
 /** Closes the open dialog with Done, and waits until it is gone. */
 export async function saveNodeDialog(page: Page): Promise<void> {
   await trayInPlace(page);

@@ -21,6 +21,7 @@ import {
   type EditorBrowser,
   openNodeDialog,
   cancelNodeDialog,
+  deployFromEditor,
 } from './chromium-editor';
 import { startHomeAssistant, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
@@ -308,8 +309,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
   });
 
   it("deploys, the inject button calls HassTurnOn and the debug sidebar shows Home Assistant's answer", async () => {
-    await page.locator('#red-ui-header-button-deploy').click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await deployFromEditor(page);
     const callsBefore = ha!.requests.filter((r) => r.rpcMethod === 'tools/call').length;
     await page.evaluate(() => RED.sidebar.show('debug'));
     await page.locator('g.red-ui-flow-node-group[id="inject1"] rect.red-ui-flow-node-button-button').click();
@@ -344,8 +344,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
       { id: 'call2', type: 'mcp-call-tool', x: 420, y: 260, server: serverId, tool: 'NoSuchTool', wires: [[], []] },
     ]);
     await page.evaluate(() => RED.nodes.dirty(true));
-    await page.locator('#red-ui-header-button-deploy').click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await deployFromEditor(page);
     await page.evaluate(() => RED.sidebar.show('debug'));
     await page.locator('g.red-ui-flow-node-group[id="inject2"] rect.red-ui-flow-node-button-button').click();
     const errors = page.locator('.red-ui-debug-msg.red-ui-debug-msg-level-20');
@@ -470,8 +469,7 @@ describe('editor in Chromium (real Node-RED, Home Assistant stand-in)', function
     const exported = await page.evaluate(() => JSON.stringify(RED.nodes.createCompleteNodeSet({ credentials: false })));
     assert.doesNotMatch(exported, /secret-import-(token|apikey)|ghp-secret-import-env/);
     // Deployed, the runtime holds it as the node's stored credential.
-    await page.locator('#red-ui-header-button-deploy').click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+    await deployFromEditor(page);
     const remoteId = await page.evaluate(() => {
       let id = '';
       RED.nodes.eachConfig((n: any) => {

@@ -5,9 +5,19 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog, saveNodeDialog } from './chromium-editor';
+import {
+  editorSuiteHooks,
+  launchEditorOn,
+  repoRoot,
+  skipWithoutChromium,
+  type EditorBrowser,
+  openNodeDialog,
+  saveNodeDialog,
+  deployFromEditor,
+} from './chromium-editor';
 import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
+import { connectWhenStarted } from '../helpers/bearer-requests';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -106,21 +116,9 @@ describe('mcp-prompt-in, mcp-resource-in and mcp-tool-in dialogs in Chromium (re
   });
 
   it('deployed with the editor: a real MCP client lists and gets what the dialogs say', async () => {
-    await page.locator('#red-ui-header-button-deploy').click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
-    const client = new Client({ name: 'dialog-test', version: '1' });
-    // The deploy restarts the endpoint: retry the connection until its route is back.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL('/mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
-        );
-        break;
-      } catch (err) {
-        if (attempt > 40) throw err;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    await deployFromEditor(page);
+    // The deploy restarts the endpoint: connect once its route is back.
+    const client = await connectWhenStarted(new URL('/mcp', nodeRed!.url).href, TOKEN, 'dialog-test');
     try {
       const { prompts } = await client.listPrompts();
       assert.deepEqual(prompts, [

@@ -16,6 +16,7 @@ import {
   screenshotFolder,
   skipWithoutChromium,
   type EditorBrowser,
+  deployFromEditor,
 } from './chromium-editor';
 import { HA_GENERATIONS, startHomeAssistant, type HaGeneration, type HomeAssistantStandIn } from '../peers/home-assistant';
 import { SUPERVISOR_MCP_URL, startSupervisor, type SupervisorStandIn } from '../peers/home-assistant/supervisor';
@@ -100,8 +101,7 @@ function describePreset(generation: HaGeneration) {
         return found;
       });
       assert.ok(id, 'the new mcp-server exists');
-      await page.locator('#red-ui-header-button-deploy').click();
-      await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
+      await deployFromEditor(page);
       const before = supervisor!.forwarded;
       // The editor is no longer dirty once the deploy was accepted; the flow's nodes start after that,
       // so the route may still answer 404 "not deployed" for a moment: wait for the deployed server.

@@ -5,11 +5,21 @@
 // gemini-agent's server rows keep the skills typed into them.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { editorSuiteHooks, launchEditorOn, repoRoot, skipWithoutChromium, type EditorBrowser, openNodeDialog, saveNodeDialog } from './chromium-editor';
+import {
+  editorSuiteHooks,
+  launchEditorOn,
+  repoRoot,
+  skipWithoutChromium,
+  type EditorBrowser,
+  openNodeDialog,
+  saveNodeDialog,
+  deployFromEditor,
+} from './chromium-editor';
 import { startNodeRed, type NodeRedProcess } from '../helpers/node-red';
 import { stepByStep } from '../helpers/step-by-step';
+import { connectWhenStarted } from '../helpers/bearer-requests';
+import { retrying } from '../helpers/wait';
 
 declare const RED: any; // the editor's global, inside page.evaluate callbacks
 declare const $: any;
@@ -72,41 +82,26 @@ describe('mcp-skill dialog in Chromium (real Node-RED)', function () {
   });
 
   it('deployed with the editor: the SDK skills client lists the skill and verifies both files', async () => {
-    await page.locator('#red-ui-header-button-deploy').click();
-    // The agent has no API key here: the editor asks whether to deploy an incomplete flow anyway.
-    const anyway = page.getByRole('button', { name: 'Confirm deploy' });
-    if (
-      await anyway.waitFor({ timeout: 3000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      await anyway.click();
-    await page.waitForFunction(() => !RED.nodes.dirty(), undefined, { timeout: 30000 });
-    const client = new Client({ name: 'skill-dialog-test', version: '1' });
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL('/mcp', nodeRed!.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
-        );
-        const skills = new SkillsClient(client);
-        const listed = await skills.list();
-        if (!listed.skills.length && attempt < 40) throw new Error('not served yet');
-        assert.deepEqual(
-          listed.skills.map((s) => [s.uri, s.frontmatter.description]),
-          [['skill://lamp-care/SKILL.md', 'How to switch the lamps of this house']],
-        );
-        const manifest = await skills.read(listed.skills[0]);
-        assert.equal(manifest.body?.trim(), '# Lamps\n\nRoom names are in references/rooms.md.');
-        const rooms = await skills.read(listed.skills[0], 'references/rooms.md');
-        assert.deepEqual([rooms.verified, rooms.text], [true, 'kitchen\nhall\n']);
-        break;
-      } catch (err) {
-        if (attempt > 40) throw err;
-        await client.close().catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+    await deployFromEditor(page, { incomplete: true }); // the agent has no API key here
+    const client = await connectWhenStarted(new URL('/mcp', nodeRed!.url).href, TOKEN, 'skill-dialog-test');
+    try {
+      const skills = new SkillsClient(client);
+      // The route is back before the skill's digests are: it is listed a moment later.
+      const listed = await retrying(async () => {
+        const found = await skills.list();
+        if (!found.skills.length) throw new Error('the skill is not served yet');
+        return found;
+      });
+      assert.deepEqual(
+        listed.skills.map((s) => [s.uri, s.frontmatter.description]),
+        [['skill://lamp-care/SKILL.md', 'How to switch the lamps of this house']],
+      );
+      const manifest = await skills.read(listed.skills[0]);
+      assert.equal(manifest.body?.trim(), '# Lamps\n\nRoom names are in references/rooms.md.');
+      const rooms = await skills.read(listed.skills[0], 'references/rooms.md');
+      assert.deepEqual([rooms.verified, rooms.text], [true, 'kitchen\nhall\n']);
+    } finally {
+      await client.close();
     }
-    await client.close();
   });
 });

@@ -1,7 +1,8 @@
 // The requests the endpoint specs make by hand: a JSON-RPC POST with a bearer token, in a 2025
 // session when one is named; a 2025 initialize with a bearer token (200 when the endpoint takes the
-// token, 401 when not); and waiting until a freshly deployed endpoint answers at all (Node-RED's
-// deploy answers before the nodes have started).
+// token, 401 when not); waiting until a freshly deployed endpoint answers at all (Node-RED's
+// deploy answers before the nodes have started); and the SDK's client connected to it then.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 /** One JSON-RPC message POSTed with `token`, inside `session` (a 2025 session id, of `version`) when given. */
 export function postAs(url: string, token: string, message: unknown, session?: string, version = '2025-11-25'): Promise<Response> {
@@ -37,4 +38,12 @@ export async function untilEndpointStarted(url: string, ms = 20_000): Promise<vo
     if (res?.status === 401) return;
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${url} to start (last answer: ${res?.status ?? 'none'})`);
   }
+}
+
+/** The MCP SDK's client connected with `token` to the endpoint at `url`, once it has started. */
+export async function connectWhenStarted(url: string, token: string, name = 'endpoint-spec'): Promise<Client> {
+  await untilEndpointStarted(url);
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
 }

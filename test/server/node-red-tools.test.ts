@@ -3,9 +3,10 @@
 // flow is listed and read without any credential in it (a known secret pasted into a node is masked); a node's error and a debug node's
 // messages are read back after an inject; an endpoint without the box offers none of them.
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { retrying } from '../helpers/wait';
+import { connectWhenStarted } from '../helpers/bearer-requests';
 
 const TOKEN = 'node-red-tools-token-4e1a';
 const SERVER_TOKEN = 'secret-server-token-do-not-show-9c2b';
@@ -54,10 +55,7 @@ describe('mcp-endpoint: Node-RED tools (read) in a real Node-RED', function () {
 
   async function connect(): Promise<Client> {
     await client?.close();
-    const deadline = Date.now() + 15_000;
-    while ((await fetch(`${nr.url}/mcp`, { method: 'POST' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    client = new Client({ name: 'node-red-tools-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${nr.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    client = await connectWhenStarted(`${nr.url}/mcp`, TOKEN, 'node-red-tools-test');
     return client;
   }
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client!.callTool({ name, arguments: args })) as CallToolResult;
