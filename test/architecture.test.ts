@@ -83,9 +83,10 @@ const ROOMS_MAY_USE: Record<string, Record<string, string[]>> = {
     'server/calls': [],
     'server/tasks': ['server/calls'],
     'server/flows': ['server/calls'],
+    'server/node-red': ['server/calls'],
     'server/http': [],
     'server/oauth': [],
-    server: ['server/calls', 'server/tasks', 'server/flows', 'server/http', 'server/oauth'],
+    server: ['server/calls', 'server/tasks', 'server/flows', 'server/node-red', 'server/http', 'server/oauth'],
   },
   esp32: {
     'esp32/devices': [],

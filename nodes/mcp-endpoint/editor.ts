@@ -2,6 +2,7 @@
 // beside this file (scripts/build.mjs puts the three together into what Node-RED loads).
 import { registerDialog } from '../shared/editor/register';
 import { prepareClients } from './clients-editor';
+import { prepareChanges } from './changes-editor';
 import { ENDPOINT_CREDENTIALS, ENDPOINT_SETTINGS, INSTANCE_NAME } from '../../src/server/endpoint-settings-declaration';
 registerDialog('mcp-endpoint', {
   category: 'config',
@@ -56,7 +57,20 @@ registerDialog('mcp-endpoint', {
     const showClients = () => $('#mcp-endpoint-clients-part').toggle($('#node-config-input-signIn').prop('checked') === true);
     $('#node-config-input-signIn').on('change', showClients);
     showClients();
-    node._stopClients = prepareClients(node.id, node._.bind(node));
+    const stopClients = prepareClients(node.id, node._.bind(node));
+    // Node-RED tools: the write options show under their box, and the assistant's changes with them.
+    const showChanges = () => {
+      const tools = $('#node-config-input-nodeRedTools').prop('checked') === true;
+      $('.mcp-endpoint-changes-row').toggle(tools);
+      $('.mcp-endpoint-changes-on').toggle(tools && $('#node-config-input-nodeRedChanges').prop('checked') === true);
+    };
+    $('#node-config-input-nodeRedTools, #node-config-input-nodeRedChanges').on('change', showChanges);
+    showChanges();
+    const stopChanges = prepareChanges(node.id, node._.bind(node));
+    node._stopClients = () => {
+      stopClients();
+      stopChanges();
+    };
   },
   oneditsave: function () {
     (this as unknown as { _stopClients?: () => void })._stopClients?.();

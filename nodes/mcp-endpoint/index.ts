@@ -13,6 +13,7 @@ import { fullPath } from './http-node-routes';
 import { adoptParked, openEndpoint, park, settingsKey, type LastingEndpoint } from './lasting-endpoint';
 import { deployedStatus, withWaiting } from './endpoint-status';
 import { registerClientRoutes } from './clients-routes';
+import { registerChangeRoutes } from './assistant-changes';
 import { endpointPathOwner } from '../../src/server/http/endpoint-paths';
 import { attachObjectGraph } from './object-graph';
 import type { McpEndpointConfigNode } from './endpoint-config';
@@ -30,6 +31,7 @@ class PathTaken extends Error {
 export = function (RED: RED) {
   const t = translator(RED, 'mcp-endpoint');
   registerClientRoutes(RED); // the dialog's sign-in list: approve, deny, revoke
+  registerChangeRoutes(RED); // the assistant's changes: approve, deny, roll back
   function McpEndpointNode(this: McpEndpointConfigNode, flowDef: NodeDef) {
     RED.nodes.createNode(this, flowDef);
     const def = withDeclaredDefaults(flowDef, ENDPOINT_SETTINGS, nodeEnvLookup(RED, this));

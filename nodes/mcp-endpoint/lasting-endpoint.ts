@@ -20,7 +20,9 @@ import { announceEndpoint } from './announce';
 import { publishServerCard } from './server-card';
 import { startXiaozhiLink } from './xiaozhi-link';
 import { nodeRedView } from './node-red-view';
-import { NodeRedTools } from '../../src/server/flows/node-red-tools';
+import { nodeRedRuntime } from './node-red-runtime';
+import { assistantChanges } from './assistant-changes';
+import { NodeRedTools } from '../../src/server/node-red/node-red-tools';
 import { secrets } from '../../src/secrets';
 import type { McpEndpointConfigNode } from './endpoint-config';
 import type { RED } from '../shared/red-types';
@@ -128,8 +130,20 @@ export function openEndpoint(RED: RED, node: McpEndpointConfigNode, { settings, 
   if (settings.announce) closers.push(announceEndpoint(RED, node, translator(RED, 'mcp-endpoint'), settings.path));
   if (settings.nodeRedTools) {
     const view = nodeRedView(RED);
-    endpoint.nodeRed = new NodeRedTools(view, (value) => secrets.scrubValue(value));
-    closers.push(() => view.close());
+    const runtime = nodeRedRuntime(RED);
+    if (settings.nodeRedChanges && !runtime) node.warn("changes are not allowed: this Node-RED's runtime API is out of reach of the package");
+    const writes =
+      settings.nodeRedChanges && runtime
+        ? assistantChanges(RED, { id: node.id, label: node.label }, runtime, view, {
+            markedOnly: settings.nodeRedTabs === 'marked',
+            editorOnly: settings.nodeRedApproval === 'editor',
+          })
+        : undefined;
+    endpoint.nodeRed = new NodeRedTools(view, (value) => secrets.scrubValue(value), runtime, writes?.changes);
+    closers.push(
+      () => view.close(),
+      () => writes?.close(),
+    );
   }
   if (settings.publishCard)
     closers.push(publishServerCard(RED, node.id, { path: settings.path, title: node.label, bearer: !settings.anonymous || settings.signIn }));

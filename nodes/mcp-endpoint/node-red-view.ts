@@ -1,10 +1,10 @@
-// What the endpoint's Node-RED tools read (src/server/flows/node-red-tools.ts), taken from the
+// What the endpoint's Node-RED tools read (src/server/node-red/read-tools.ts), taken from the
 // runtime: the deployed node configurations (RED.nodes.eachNode, which holds tabs, subflows, config
 // nodes and flow nodes, without their credentials), each node's last status (the runtime's
 // "node-status" events) and the debug sidebar (the "comms" events the debug node publishes: its
 // messages, and every node's errors and warnings). The sidebar is kept as a bounded ring that
 // outlives deploys, so what went wrong right after a deploy is still there to read.
-import type { DeployedNode, NodeRedView, NodeStatusView, SidebarEntry } from '../../src/server/flows/node-red-tools';
+import type { DeployedNode, NodeRedView, NodeStatusView, SidebarEntry } from '../../src/server/node-red/types';
 import type { RED } from '../shared/red-types';
 
 const SIDEBAR_ENTRIES = 500;

@@ -16,6 +16,12 @@ export const ENDPOINT_SETTINGS = {
   publishCard: { value: false },
   /** Offer Node-RED's own flows as read tools (flows_list, flow_read, nodes_search, node_errors, debug_read). */
   nodeRedTools: { value: false },
+  /** ...and the write tools (flow_change, flow_deploy, flow_rollback, inject): every deploy waits for a person. */
+  nodeRedChanges: { value: false },
+  /** Which tabs the write tools may touch: "all", or "marked" (tabs whose description carries #assistant). */
+  nodeRedTabs: { value: 'marked' },
+  /** Where a deploy is approved: "client" (the client asks its person when it can, else the editor) or "editor" only. */
+  nodeRedApproval: { value: 'client' },
   contextStore: { value: '' },
   roots: { value: '' },
   writable: { value: '' },

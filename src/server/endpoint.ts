@@ -17,7 +17,7 @@ import { FlowTasks, TASKS_CAPABILITY } from './tasks/flow-tasks';
 import { TaskBudget, type TaskLimits } from './tasks/task-budget';
 import { ExtensionTasks } from './tasks/flow-tasks-extension';
 import type { GraphTools, Tool, ToolAnswer, ToolCall } from './calls/types';
-import type { NodeRedTools } from './flows/node-red-tools';
+import type { NodeRedTools } from './node-red/node-red-tools';
 
 export type { GraphTools } from './calls/types';
 
@@ -40,7 +40,7 @@ export class McpEndpoint {
   readonly pendingPrompts = new PendingRequests<GetPromptResult, PromptRequest>(requestFailure, 'wire its mcp-prompt-in to an mcp-prompt-out (keep msg._mcp)');
   readonly pendingReads = new PendingRequests<ResourceBody, ResourceRequest>(requestFailure, 'wire its mcp-resource-in to an mcp-resource-out (keep msg._mcp)');
   graph: GraphTools | undefined;
-  /** Node-RED's own flows as read tools, when the endpoint offers them (flows/node-red-tools.ts). */
+  /** Node-RED's own flows as read tools, when the endpoint offers them (node-red/node-red-tools.ts). */
   nodeRed: NodeRedTools | undefined;
   /** Tasks running at once, on both revisions. */
   readonly taskBudget: TaskBudget;

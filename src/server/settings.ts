@@ -14,8 +14,12 @@ export interface EndpointSettings {
   /** Announce the endpoint to Home Assistant (inside its app). */
   announce: boolean;
   publishCard: boolean;
-  /** Node-RED's own flows as read tools (flows/node-red-tools.ts). */
+  /** Node-RED's own flows as read tools (node-red/node-red-tools.ts). */
   nodeRedTools: boolean;
+  /** ...with the write tools (node-red/write-tools.ts), limited to marked tabs or not, approved in the client or the editor only. */
+  nodeRedChanges: boolean;
+  nodeRedTabs: 'all' | 'marked';
+  nodeRedApproval: 'client' | 'editor';
   contextStore: string | undefined;
   roots: string[];
   writable: string[];
@@ -58,6 +62,9 @@ export function endpointSettings(def: Record<string, unknown>, credentials: Reco
     announce: def.announce === true || def.announce === 'true',
     publishCard: def.publishCard === true || def.publishCard === 'true',
     nodeRedTools: def.nodeRedTools === true || def.nodeRedTools === 'true',
+    nodeRedChanges: (def.nodeRedTools === true || def.nodeRedTools === 'true') && (def.nodeRedChanges === true || def.nodeRedChanges === 'true'),
+    nodeRedTabs: def.nodeRedTabs === 'all' ? 'all' : 'marked',
+    nodeRedApproval: def.nodeRedApproval === 'editor' ? 'editor' : 'client',
     contextStore: store,
     roots: lines(def.roots),
     writable: lines(def.writable),

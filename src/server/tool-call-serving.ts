@@ -16,7 +16,7 @@ import { answerInResponses, type ClientInput } from './calls/asking-the-client';
 import type { PendingCalls } from './calls/pending-calls';
 import type { FlowTaskAnswer, FlowTasks } from './tasks/flow-tasks';
 import { declaresTasks, type ExtensionTaskAnswer, type ExtensionTasks } from './tasks/flow-tasks-extension';
-import { errorResult, type ToolAnswer, type ToolCall } from './calls/types';
+import { BUILT_IN_HANDLE, errorResult, type ToolAnswer, type ToolCall } from './calls/types';
 
 type CallOf = (name: string, args: Record<string, unknown>, call: Omit<ToolCall, 'tool' | 'arguments'>) => Promise<ToolAnswer>;
 
@@ -68,6 +68,8 @@ export function serveToolCalls(
     }
     try {
       const resumed = era === 'modern' ? ctx.mcpReq.requestState<{ handle?: string }>() : undefined;
+      if (resumed?.handle?.startsWith(BUILT_IN_HANDLE))
+        return await callTool(params.name, args, { ...call, resumed: { handle: resumed.handle, answer: answerInResponses(ctx.mcpReq.inputResponses) } });
       if (resumed?.handle) return await resumeOrExplain(pending, resumed.handle, { ...call, tool: params.name, arguments: args }, ctx);
       return await callTool(params.name, args, call);
     } catch (err) {

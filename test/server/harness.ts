@@ -57,7 +57,8 @@ export async function connect(
   token?: string,
   extra: Record<string, unknown> = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(path, baseUrl), {
+  // A path on the in-process runtime, or a whole URL (a Node-RED of its own).
+  const transport = new StreamableHTTPClientTransport(/^https?:/.test(path) ? new URL(path) : new URL(path, baseUrl), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,
   });
   const client = new Client({ name: 'endpoint-test', version: '1.2.3' }, { capabilities: {}, ...clientOptions(era), ...extra });

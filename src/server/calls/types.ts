@@ -1,7 +1,7 @@
 // Shapes shared by the endpoint engine: what a flow tool is, what a call carries to it, and the
 // result it answers with. No Node-RED types here: the node adapters translate msg <-> these.
 import type { CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
-import type { ClientInput } from './asking-the-client';
+import type { ClientAnswer, ClientInput } from './asking-the-client';
 
 export type { CallToolResult, Tool };
 
@@ -29,7 +29,12 @@ export interface ToolCall {
   input?: ClientInput;
   /** The client asked for a task (flow-tasks.ts): the flow has the tool's task limit, not its timeout. */
   taskId?: string;
+  /** A 2026-07-28 retry bringing the person's answer to a question a built-in tool asked (its sealed handle starts with BUILT_IN_HANDLE). */
+  resumed?: { handle: string; answer: ClientAnswer };
 }
+
+/** Sealed handles of questions the endpoint's own tools ask (not a flow's): a retry goes back to the tool. */
+export const BUILT_IN_HANDLE = 'built-in:';
 
 /** A tool a flow offers (`mcp-tool-in`): its definition and how a call reaches the flow. */
 export interface FlowTool {
