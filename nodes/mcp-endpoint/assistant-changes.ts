@@ -37,7 +37,8 @@ export function assistantChanges(
             {
               type: 'warning',
               timeout: 20_000,
-              text: `${r.client} asks to deploy change ${r.id} through ${endpoint.label}: open the endpoint's dialog to approve or deny it.`,
+              // No colon: the editor reads a notification's text as a translation key, and a colon there starts a namespace.
+              text: `${r.client} asks to deploy change ${r.id} through ${endpoint.label}. Open the endpoint's dialog to approve or deny it.`,
             },
             false,
           );
@@ -71,7 +72,8 @@ const shown = (r: ChangeRecord) => ({
 export function registerChangeRoutes(RED: RED): void {
   oncePerAdminApp(RED, 'mcp-endpoint-changes', () => {
     const notOn = { error: 'this endpoint is not deployed with changes allowed' };
-    const who = (req: { user?: { username?: string } }) => `editor: ${req.user?.username ?? 'admin'}`;
+    // Without adminAuth there is no user name: just the editor.
+    const who = (req: { user?: { username?: string } }) => (req.user?.username ? `editor: ${req.user.username}` : 'editor');
     RED.httpAdmin.get('/mcp-endpoint/:id/changes', RED.auth.needsPermission('mcp-endpoint.read'), (req, res) => {
       const changes = live.get(String(req.params.id));
       if (!changes) return res.status(404).json(notOn);

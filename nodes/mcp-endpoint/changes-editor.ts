@@ -53,7 +53,7 @@ export function prepareChanges(nodeId: string, _: DialogText): () => void {
       const head = $('<div>').text(`${c.id} · ${_('mcp-endpoint.changes.state.' + c.state)} · ${c.client} · ${new Date(c.at).toLocaleString()}${by}`);
       if (c.rollback) button(_('mcp-endpoint.changes.rollback'), 'mcp-endpoint-change-rollback', () => rollback(c)).appendTo(head);
       head.appendTo(row);
-      diff(c.reason ? [...c.lines, c.reason] : c.lines).appendTo(row);
+      if (c.state !== 'waiting') diff(c.reason ? [...c.lines, c.reason] : c.lines).appendTo(row); // a waiting one is shown above
       row.appendTo(box);
     });
   }

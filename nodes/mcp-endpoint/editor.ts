@@ -59,6 +59,9 @@ registerDialog('mcp-endpoint', {
     showClients();
     const stopClients = prepareClients(node.id, node._.bind(node));
     // Node-RED tools: the write options show under their box, and the assistant's changes with them.
+    // An endpoint saved before these options existed opens with their defaults, not a blank select.
+    if (!$('#node-config-input-nodeRedTabs').val()) $('#node-config-input-nodeRedTabs').val(ENDPOINT_SETTINGS.nodeRedTabs.value);
+    if (!$('#node-config-input-nodeRedApproval').val()) $('#node-config-input-nodeRedApproval').val(ENDPOINT_SETTINGS.nodeRedApproval.value);
     const showChanges = () => {
       const tools = $('#node-config-input-nodeRedTools').prop('checked') === true;
       $('.mcp-endpoint-changes-row').toggle(tools);

@@ -29,6 +29,14 @@ const flows = (changes: boolean, extra: Record<string, unknown> = {}): FlowNode[
     credentials: { tokens: TOKEN },
   },
   { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: 'http://127.0.0.1:1/api/mcp', credentials: { token: SERVER_TOKEN } },
+  {
+    id: 'ha2',
+    type: 'mcp-server',
+    name: 'HA by header',
+    transport: 'http',
+    url: 'http://127.0.0.1:1/api/mcp',
+    headers: { Authorization: 'Bearer ${HA_TOKEN}' },
+  },
   { id: 'hall', type: 'inject', z: 'home', name: 'hall', x: 100, y: 60, props: [{ p: 'payload' }], payload: 'x', payloadType: 'str', wires: [['hall-debug']] },
   { id: 'hall-debug', type: 'debug', z: 'home', name: 'hall debug', x: 300, y: 60, active: true, tosidebar: true, complete: 'payload', wires: [] },
   // A token pasted into a comment by mistake: the tools show it masked, and sending the mask back keeps it.
@@ -135,6 +143,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
           { op: 'add', node: { id: 'x5', type: 'inject', z: 'sandbox', x: 1, y: 1, wires: 'x2' } },
           { op: 'change', node: { id: 'hall', name: 'hall (changed)' } },
           { op: 'change', node: { id: 'ha', url: 'https://attacker.example/mcp' } },
+          { op: 'change', node: { id: 'ha2', url: 'https://attacker.example/mcp' } },
           { op: 'add', node: { id: 'x6', type: 'mcp-server', z: 'sandbox', credentials: { token: 'mine' } } },
           { op: 'remove', id: 'ep' },
           { op: 'launch' },
@@ -152,6 +161,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
         /\(x5\): wires must be a list of outputs/,
         /inject "hall \(changed\)" \(hall\): this endpoint changes only tabs whose description carries #assistant/,
         /mcp-server "Home Assistant" \(ha\) holds credentials/,
+        /mcp-server "HA by header" \(ha2\) is a config node/,
         /credentials cannot be set through these tools/,
         /mcp-endpoint .*\(ep\) serves these tools/,
         /op must be "tab", "add", "change" or "remove" \(got "launch"\)/,
@@ -208,7 +218,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
       assert.equal(approved.status, 200, JSON.stringify(approved.body));
       const out = data(await waiting);
       assert.equal(out.state, 'deployed');
-      assert.match(out.decidedBy, /^editor: /);
+      assert.equal(out.decidedBy, 'editor');
       const ran = data(await c.call('inject', { node: 'porch motion' }));
       assert.deepEqual(
         ran.errors.map((e: any) => [e.node, e.message]),
@@ -262,6 +272,18 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
         }),
       );
       assert.equal(kept.valid, true, JSON.stringify(kept));
+      // Valid, but the person is told to look twice: a node that reads the environment.
+      const reads = data(
+        await c.call('flow_validate', {
+          changes: [
+            {
+              op: 'add',
+              node: { id: 'leak', type: 'function', z: 'sandbox', x: 1, y: 1, func: 'msg.payload = env.get("HA_TOKEN"); return msg;', wires: [[]] },
+            },
+          ],
+        }),
+      );
+      assert.deepEqual(reads.would.at(-1), '! function (leak) reads the environment: HA_TOKEN (check where it sends them)');
     } finally {
       await c.close();
     }

@@ -160,6 +160,8 @@ export function planChange(current: readonly DeployedNode[], changes: unknown, c
     if (id === ctx.self) problems.push(`${describe(was)} serves these tools and cannot be changed or removed through them`);
     else if (ctx.credentialKeys(id).length && !(changed.has(id) && isDeepStrictEqual(was, byId.get(id))))
       problems.push(`${describe(was)} holds credentials: change or remove it in the editor (its settings say where the secret is sent)`);
+    else if (isConfigNode(was))
+      problems.push(`${describe(was)} is a config node (connections and what they send live there): change or remove it in the editor; add a new one instead`);
   }
   if (ctx.markedOnly) problems.push(...outsideMarkedTabs([...added, ...changed, ...removed], before, byId));
 
@@ -169,6 +171,11 @@ export function planChange(current: readonly DeployedNode[], changes: unknown, c
     tabs.add(n.type === 'tab' || n.type === 'subflow' ? n.id : (n.z ?? ''));
   }
   tabs.delete('');
+  // What a person should look at twice: a node that reads the environment may send a secret somewhere.
+  for (const id of [...added, ...changed]) {
+    const names = environmentReads(byId.get(id)!);
+    if (names.length) lines.push(`! ${describe(byId.get(id)!)} reads the environment: ${names.join(', ')} (check where it sends them)`);
+  }
   if (!problems.length && !lines.length) problems.push('the changes change nothing');
   return { flows, lines, problems, tabs: [...tabs] };
 }
@@ -221,9 +228,20 @@ function checkNode(node: DeployedNode, byId: Map<string, DeployedNode>, ctx: Pla
   return problems;
 }
 
+const isConfigNode = (n: DeployedNode) => !STRUCTURAL.has(n.type) && n.wires === undefined && n.x === undefined;
+
+/** The environment variables a node's settings name: `${NAME}` anywhere, or env.get("NAME") in code. */
+function environmentReads(n: DeployedNode): string[] {
+  const found = new Set<string>();
+  const text = JSON.stringify(n);
+  for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) found.add(m[1]);
+  for (const m of text.matchAll(/env\.get\(\s*\\?["']([^"'\\]+)/g)) found.add(m[1]);
+  return [...found];
+}
+
 /** Settings that hold a config node's id, learned from the deployed nodes of each type (the runtime knows no editor defaults). */
 function referenceKeys(nodes: readonly DeployedNode[]): Map<string, Set<string>> {
-  const configs = new Set(nodes.filter((n) => !STRUCTURAL.has(n.type) && n.wires === undefined && n.x === undefined).map((n) => n.id));
+  const configs = new Set(nodes.filter(isConfigNode).map((n) => n.id));
   const keys = new Map<string, Set<string>>();
   for (const n of nodes)
     for (const [key, value] of Object.entries(n))
