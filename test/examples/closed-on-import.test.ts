@@ -100,7 +100,7 @@ describe('examples: nothing opens to the network on import', function () {
       assert.equal(await deviceAdmitted(nr, l.path, 'a-guessed-token'), false, `${l.path} with a guessed token`);
     }
     // What the user sees on the canvas: the users of each closed door say what to do.
-    const toolIn = all.find((n) => n.type === 'mcp-tool-in' && n.endpoint === endpoints[0].id)!;
+    const toolIn = all.find((n) => n.type === 'mcp-tool-in' && endpoints.some((e) => e.id === n.endpoint))!;
     const esp32In = all.filter((n) => n.type === 'esp32-mcp-in' && listeners.some((l) => l.id === n.listener && l.credentials?.tokens));
     assert.ok(esp32In.length >= 2, 'the voice examples have esp32-mcp-in nodes');
     await until(

@@ -30,8 +30,12 @@ describe('examples: npm start and the getting-started flow', function () {
     const ids = new Set(deployed.map((n) => n.id));
     for (const n of flow) assert.ok(ids.has(n.id), `node ${n.id} (${n.type}) is deployed`);
     const tabs = deployed.filter((n) => n.type === 'tab').map((n) => n.label);
-    const exampleCount = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).length;
-    assert.equal(tabs.length, exampleCount, `one tab per example: ${tabs.join(', ')}`);
+    // One tab per example, and build-a-flow-by-asking's second one (the assistant's sandbox).
+    const exampleTabs = readdirSync(EXAMPLES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .flatMap((f) => readExample(f.replace(/\.json$/, '')).filter((n) => n.type === 'tab'));
+    assert.equal(exampleTabs.length, readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).length + 1);
+    assert.equal(tabs.length, exampleTabs.length, `every example's tabs: ${tabs.join(', ')}`);
     assert.equal(tabs[0], flow.find((n) => n.type === 'tab')?.label, 'getting-started is the first tab');
     // One pattern for the tab names, "<area>: <what it shows>", so a person scans them by area.
     assert.deepEqual(
@@ -51,11 +55,11 @@ describe('examples: npm start and the getting-started flow', function () {
     // Deployed as an import is, the examples keep their credentials: the closed endpoints name the
     // tab variable to set, instead of a bare "no tokens" warning. (Nodes log as they start, after
     // the deploy has answered.)
-    // One line for both closed endpoints (expose-a-flow-as-a-tool, home-as-object-graph), naming each.
+    // One line for the closed endpoints (expose-a-flow-as-a-tool, home-as-object-graph, build-a-flow-by-asking), naming each.
     await until('the closed endpoints to name MCP_TOKEN in the log', () => nr.log.some((l) => /take their token from MCP_TOKEN/.test(l)));
     const advice = nr.log.filter((l) => /take their token from MCP_TOKEN/.test(l));
     assert.equal(advice.length, 1, advice.join('\n'));
-    assert.match(advice[0], /\/mcp\b.*\/home-mcp|\/home-mcp.*\/mcp\b/);
+    for (const path of [/\/mcp\b/, /\/home-mcp\b/, /\/assistant\b/]) assert.match(advice[0], path);
     assert.ok(!nr.log.some((l) => /has no tokens and is not anonymous/.test(l)), nr.log.filter((l) => /mcp-endpoint/.test(l)).join('\n'));
   });
 
