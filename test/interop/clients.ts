@@ -120,3 +120,41 @@ export function geminiMcpList(servers: Record<string, { httpUrl: string; headers
     return run([GEMINI, 'mcp', 'list'], { cwd: home, home });
   });
 }
+
+/**
+ * `gemini -p <prompt> --yolo --output-format json` with these MCP servers, talking to a fake Gemini
+ * (GOOGLE_GEMINI_BASE_URL, the CLI's own switch for a gateway) with its API key: Gemini CLI as a
+ * user runs it headless, every tool call allowed (the person's approval is Node-RED's own).
+ */
+export function geminiPrompt(
+  prompt: string,
+  servers: Record<string, { httpUrl: string; headers?: Record<string, string> }>,
+  gemini: { url: string; apiKey: string },
+): Promise<CliRun & { json?: any }> {
+  return withHome(async (home) => {
+    mkdirSync(join(home, '.gemini'));
+    writeFileSync(
+      join(home, '.gemini', 'settings.json'),
+      JSON.stringify({ mcpServers: servers, security: { folderTrust: { enabled: false }, auth: { selectedType: 'gemini-api-key' } } }),
+    );
+    const result = await new Promise<CliRun>((resolve) => {
+      execFile(
+        NODE,
+        [GEMINI, '-p', prompt, '--yolo', '--output-format', 'json'],
+        {
+          cwd: home,
+          env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', CI: '1', GEMINI_API_KEY: gemini.apiKey, GOOGLE_GEMINI_BASE_URL: gemini.url },
+          timeout: 120_000,
+        },
+        (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : err ? -1 : 0, stdout, stderr }),
+      );
+    });
+    let json: any;
+    try {
+      json = JSON.parse(result.stdout);
+    } catch {
+      /* not JSON: the caller looks at the text */
+    }
+    return { ...result, json };
+  });
+}
