@@ -257,6 +257,40 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
     }
   });
 
+  it('a deploy whose nodes fail as they start answers with their errors', async () => {
+    const c = await open('2025-11-25', () => ({ action: 'accept', content: { deploy: true } }));
+    try {
+      const starting = {
+        op: 'add',
+        node: {
+          id: 'porch-lamp',
+          type: 'function',
+          z: 'sandbox',
+          name: 'porch lamp',
+          x: 300,
+          y: 300,
+          func: 'return msg;',
+          initialize: 'throw new Error("no porch lamp here")',
+          outputs: 1,
+          wires: [[]],
+        },
+      };
+      const { change } = data(await c.call('flow_change', { changes: [starting] }));
+      const out = data(await c.call('flow_deploy', { change }));
+      assert.equal(out.state, 'deployed');
+      assert.deepEqual(
+        out.errors.map((e: any) => [e.node, e.level]),
+        [['porch-lamp', 'error']],
+      );
+      assert.match(out.errors[0].message, /no porch lamp here/);
+      // Fixed by removing it again (a rollback would do too).
+      const { change: undo } = data(await c.call('flow_change', { changes: [{ op: 'remove', id: 'porch-lamp' }] }));
+      assert.deepEqual(data(await c.call('flow_deploy', { change: undo })).errors, []);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('a masked value and "[redacted]" credentials round-trip unchanged', async () => {
     const c = await open('2025-11-25', () => ({ action: 'accept', content: { deploy: true } }));
     try {

@@ -1,10 +1,11 @@
 // An endpoint that offers Node-RED's own flows as read tools, in a real Node-RED (its own process,
-// the installed package), called by the MCP SDK's client: the five tools say they only read; a
+// the installed package), called by the MCP SDK's client: the six tools say they only read; a
 // flow is listed and read without any credential in it (a known secret pasted into a node is masked); a node's error and a debug node's
 // messages are read back after an inject; an endpoint without the box offers none of them.
 import assert from 'node:assert/strict';
 import type { Client, CallToolResult } from '@modelcontextprotocol/client';
-import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
+import { readdirSync } from 'node:fs';
+import { EXAMPLES_DIR, readExample, startNodeRed, withTabCredentials, type FlowNode, type NodeRedProcess } from '../helpers/node-red';
 import { retrying } from '../helpers/wait';
 import { connectWhenStarted } from '../helpers/bearer-requests';
 
@@ -61,12 +62,12 @@ describe('mcp-endpoint: Node-RED tools (read) in a real Node-RED', function () {
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client!.callTool({ name, arguments: args })) as CallToolResult;
   const data = (r: CallToolResult) => r.structuredContent as any;
 
-  it('lists five read tools, each annotated as read-only', async () => {
+  it('lists six read tools, each annotated as read-only', async () => {
     await nr.deploy(flows(true));
     await connect();
     const { tools } = await client!.listTools();
-    const ours = tools.filter((t) => ['flows_list', 'flow_read', 'nodes_search', 'node_errors', 'debug_read'].includes(t.name));
-    assert.equal(ours.length, 5);
+    const ours = tools.filter((t) => ['flows_list', 'flow_read', 'nodes_search', 'node_types', 'node_errors', 'debug_read'].includes(t.name));
+    assert.equal(ours.length, 6);
     for (const t of ours) assert.deepEqual([t.name, t.annotations?.readOnlyHint, t.annotations?.destructiveHint], [t.name, true, false]);
   });
 
@@ -130,5 +131,33 @@ describe('mcp-endpoint: Node-RED tools (read) in a real Node-RED', function () {
       (err: Error) => err.message,
     );
     assert.match(refused, /Unknown tool: flows_list/);
+  });
+
+  it('reads the shipped examples: every tab listed and readable, the credentials only named, no secret anywhere', async () => {
+    const examples = readdirSync(EXAMPLES_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .flatMap((f) => readExample(f.replace(/\.json$/, '')));
+    // As after the set-up their comments ask for: a token on each tab; and one more endpoint offering the tools.
+    const set = withTabCredentials(examples, { MCP_TOKEN: 'example-token-set-up', DEVICE_TOKEN: 'example-device-token' });
+    await nr.deploy([...set, { id: 'tools-ep', type: 'mcp-endpoint', path: '/nr-tools', nodeRedTools: true, credentials: { tokens: TOKEN } }]);
+    await client?.close();
+    client = await connectWhenStarted(`${nr.url}/nr-tools`, TOKEN, 'node-red-tools-test');
+    const tabs = examples.filter((n) => n.type === 'tab');
+    const listed = data(await call('flows_list')).flows;
+    assert.deepEqual(listed.map((f: { id: string }) => f.id).sort(), tabs.map((t) => t.id).sort());
+    const everything: unknown[] = [listed];
+    for (const tab of tabs) {
+      const read = await call('flow_read', { flow: tab.id });
+      assert.equal(read.isError, undefined, tab.id);
+      assert.equal(data(read).nodes.length, examples.filter((n) => n.z === tab.id).length, tab.id);
+      everything.push(read);
+    }
+    // The tab variables are credentials: named, each "[redacted]", never the value.
+    const endpoint = data(await call('flow_read', { flow: 'fat-tab' })).nodes.find((n: { type: string }) => n.type === 'mcp-endpoint');
+    assert.deepEqual(endpoint.credentials, { tokens: '[redacted]' });
+    const agents = data(await call('nodes_search', { query: 'gemini-agent' })).nodes;
+    assert.ok(agents.length >= 8, `${agents.length} agents found`);
+    everything.push(agents);
+    for (const secret of ['example-token-set-up', 'example-device-token', TOKEN]) assert.doesNotMatch(JSON.stringify(everything), new RegExp(secret));
   });
 });
