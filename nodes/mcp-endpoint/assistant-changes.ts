@@ -29,7 +29,10 @@ export function assistantChanges(
   let book = books.get(endpoint.id);
   if (!book) {
     book = new ChangeBook(() => {
-      for (const r of book!.list())
+      const kept = book!.list();
+      // Bounded as the book is: only ids it still holds are remembered.
+      for (const id of announced) if (!kept.some((r) => r.id === id)) announced.delete(id);
+      for (const r of kept)
         if (r.state === 'waiting' && !announced.has(r.id)) {
           announced.add(r.id);
           RED.comms.publish(
