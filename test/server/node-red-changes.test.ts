@@ -184,7 +184,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
   it('a deploy the person denies in the client changes nothing', async () => {
     const before = await deployed();
     const asked: any[] = [];
-    const c = await open('2025-11-25', (params) => (asked.push(params), { action: 'accept', content: { deploy: false } }));
+    const c = await open('2025-11-25', (params) => (asked.push(params), { action: 'decline' }));
     try {
       const proposed = data(await c.call('flow_change', { changes: PORCH }));
       assert.match(proposed.change, /^c\d+$/);
@@ -229,7 +229,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
     }
     // The fix, approved by the person in the client's own form (2026-07-28: input_required and a retry).
     const asked: any[] = [];
-    const d = await open('2026-07-28', (params) => (asked.push(params), { action: 'accept', content: { deploy: true } }));
+    const d = await open('2026-07-28', (params) => (asked.push(params), { action: 'accept', content: {} }));
     try {
       const fix = data(
         await d.call('flow_change', { changes: [{ op: 'change', node: { id: 'porch-check', func: 'msg.payload = "light on"; return msg;' } }] }),
@@ -258,7 +258,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
   });
 
   it('a deploy whose nodes fail as they start answers with their errors', async () => {
-    const c = await open('2025-11-25', () => ({ action: 'accept', content: { deploy: true } }));
+    const c = await open('2025-11-25', () => ({ action: 'accept', content: {} }));
     try {
       const starting = {
         op: 'add',
@@ -292,7 +292,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
   });
 
   it('a masked value and "[redacted]" credentials round-trip unchanged', async () => {
-    const c = await open('2025-11-25', () => ({ action: 'accept', content: { deploy: true } }));
+    const c = await open('2025-11-25', () => ({ action: 'accept', content: {} }));
     try {
       const read = data(await c.call('flow_read', { flow: 'sandbox' }));
       const setup = read.nodes.find((n: { id: string }) => n.id === 'setup');

@@ -173,13 +173,9 @@ export class NodeRedChanges {
 
   private async decideAnswer(record: ChangeRecord, answer: ClientAnswer, client: string): Promise<void> {
     if (record.state !== 'waiting') return; // decided in the editor meanwhile
-    const approved = answer.action === 'accept' && answer.content?.deploy === true;
-    await this.decide(
-      record.id,
-      approved,
-      `client: ${client}`,
-      approved ? undefined : `the person answered ${answer.action === 'accept' ? 'not to deploy' : answer.action}`,
-    ).catch(() => {});
+    // Accept is the person's yes (the form asks nothing more); decline and cancel are a no.
+    const approved = answer.action === 'accept';
+    await this.decide(record.id, approved, `client: ${client}`, approved ? undefined : `the person answered ${answer.action}`).catch(() => {});
   }
 
   private outcome(record: ChangeRecord): Record<string, unknown> {
@@ -289,11 +285,8 @@ function text(value: unknown, name: string): string {
   return value.trim();
 }
 
-const DEPLOY_FORM: FlowForm = {
-  type: 'object',
-  properties: { deploy: { type: 'boolean', title: 'Deploy', description: 'Tick to deploy this change now', default: false } },
-  required: ['deploy'],
-};
+/** The question needs no field: Accept deploys, Decline refuses (any client renders it, any answer fits). */
+const DEPLOY_FORM: FlowForm = { type: 'object', properties: {} };
 
 const handleOf = (record: ChangeRecord) => `${BUILT_IN_HANDLE}node-red-deploy:${record.id}`;
 
