@@ -2,7 +2,8 @@
 // installed package: the MCP SDK's client proposes a flow and asks to deploy it; every open editor
 // shows a notification; the endpoint's dialog shows the change as lines to read with Approve and
 // Deny; Approve deploys it (the client's waiting call answers "deployed"); the record shows it with
-// Roll back, which restores the flows exactly. The dialog's options show only under their box.
+// Roll back, which restores the flows exactly; Deny leaves them as they were. The dialog's options
+// show only under their box.
 // Screens go to docs/images with UPDATE_SCREENSHOTS=1 (docs/node-red-assistant.md shows them).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -147,6 +148,19 @@ describe('mcp-endpoint dialog: a person approves and rolls back an assistant\u20
     await page.locator('#mcp-endpoint-changes-result', { hasText: 'rolled back: c1' }).waitFor({ timeout: 20000 });
     assert.equal(await deployed(), initial);
     await page.locator('.mcp-endpoint-change', { hasText: 'rolled back' }).waitFor({ timeout: 10000 });
+  });
+
+  it('Deny: the waiting call answers "denied" and the flows stay as they were', async () => {
+    const call = (name: string, args: Record<string, unknown>) => client!.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+    const { change } = (await call('flow_change', { changes: [{ op: 'remove', id: 'note' }] })).structuredContent as { change: string };
+    const waiting = call('flow_deploy', { change });
+    const row = page.locator('.mcp-endpoint-pending-change', { hasText: `- comment "the porch light flow goes here" (note)` });
+    await row.waitFor({ timeout: 20000 });
+    await row.locator('.mcp-endpoint-change-deny').click();
+    const answered = (await waiting).structuredContent as { state: string; reason: string };
+    assert.deepEqual([answered.state, answered.reason], ['denied', 'denied in the editor']);
+    assert.equal(await deployed(), initial);
+    await page.locator('.mcp-endpoint-change', { hasText: 'denied' }).waitFor({ timeout: 10000 });
     await page.evaluate(() => RED.tray.close());
     assert.deepEqual(editor!.pageErrors, []);
   });
