@@ -1,12 +1,15 @@
 // The endpoint's write tools as the editor sees them: one ChangeBook per endpoint node, kept for the
 // life of the Node-RED process (a deploy that restarts the endpoint keeps its record and its
-// snapshots), a notification in every open editor when a deploy waits for a person, and the admin
+// snapshots) and in a file in Node-RED's user directory, encrypted with its credential secret as
+// flows_cred.json is (a restart keeps them too; flows may hold a pasted secret), a notification in
+// every open editor when a deploy waits for a person, and the admin
 // routes the endpoint's dialog uses (permissioned like core's nodes; decisions only by POST):
 //   GET  /mcp-endpoint/:id/changes                     {pending: [...], record: [...]}
 //   POST /mcp-endpoint/:id/changes/:change/approve     deploys it now
 //   POST /mcp-endpoint/:id/changes/:change/deny
 //   POST /mcp-endpoint/:id/changes/rollback            {change?}: restores the flows before it
-import { ChangeBook, type ChangeRecord } from '../../src/server/node-red/change-book';
+import { ChangeBook, type ChangeBookState, type ChangeRecord } from '../../src/server/node-red/change-book';
+import { encryptedJsonFile } from '../shared/encrypted-file';
 import { NodeRedChanges, type ChangePolicy } from '../../src/server/node-red/write-tools';
 import type { NodeRedRuntime, NodeRedView } from '../../src/server/node-red/types';
 import { secrets } from '../../src/secrets';
@@ -28,25 +31,34 @@ export function assistantChanges(
   const announced = new Set<string>();
   let book = books.get(endpoint.id);
   if (!book) {
-    book = new ChangeBook(() => {
-      const kept = book!.list();
-      // Bounded as the book is: only ids it still holds are remembered.
-      for (const id of announced) if (!kept.some((r) => r.id === id)) announced.delete(id);
-      for (const r of kept)
-        if (r.state === 'waiting' && !announced.has(r.id)) {
-          announced.add(r.id);
-          RED.comms.publish(
-            `notification/mcp-endpoint-change-${r.id}`,
-            {
-              type: 'warning',
-              timeout: 20_000,
-              // No colon: the editor reads a notification's text as a translation key, and a colon there starts a namespace.
-              text: `${r.client} asks to deploy change ${r.id} through ${endpoint.label}. Open the endpoint's dialog to approve or deny it.`,
-            },
-            false,
-          );
+    const file = encryptedJsonFile(RED, `mcp-endpoint-${endpoint.id}-changes.json`, 'assistant-changes');
+    book = new ChangeBook(
+      () => {
+        try {
+          file?.write(book!.state() as unknown as Record<string, unknown>);
+        } catch (err) {
+          RED.log.warn(`mcp-endpoint ${endpoint.label}: could not keep the record of changes: ${errorMessage(err)}`);
         }
-    });
+        const kept = book!.list();
+        // Bounded as the book is: only ids it still holds are remembered.
+        for (const id of announced) if (!kept.some((r) => r.id === id)) announced.delete(id);
+        for (const r of kept)
+          if (r.state === 'waiting' && !announced.has(r.id)) {
+            announced.add(r.id);
+            RED.comms.publish(
+              `notification/mcp-endpoint-change-${r.id}`,
+              {
+                type: 'warning',
+                timeout: 20_000,
+                // No colon: the editor reads a notification's text as a translation key, and a colon there starts a namespace.
+                text: `${r.client} asks to deploy change ${r.id} through ${endpoint.label}. Open the endpoint's dialog to approve or deny it.`,
+              },
+              false,
+            );
+          }
+      },
+      file?.read() as Partial<ChangeBookState> | undefined,
+    );
     books.set(endpoint.id, book);
   }
   const changes = new NodeRedChanges(runtime, view, book, { ...policy, self: endpoint.id }, (v) => secrets.scrubValue(v));

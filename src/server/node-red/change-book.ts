@@ -1,8 +1,9 @@
 // The record of every change an assistant proposed through an endpoint: who, when, what (the lines
 // a person reads), what became of it, and, for a deployed change, the flows as they were before it
 // (the snapshot a rollback restores). Bounded: the newest RECORDS changes are kept, and snapshots
-// only for the newest SNAPSHOTS deployed ones (a big Node-RED's flows are megabytes). Kept in memory
-// for the life of the Node-RED process: a restart forgets it (Node-RED's own flows backup stays).
+// only for the newest SNAPSHOTS deployed ones and at most SNAPSHOT_BYTES together (a big Node-RED's
+// flows are megabytes). The adapter keeps its state() in a file, so a restart of Node-RED keeps the
+// record and what can be rolled back.
 
 export type ChangeState = 'proposed' | 'waiting' | 'deployed' | 'denied' | 'rolled back' | 'failed';
 
@@ -27,6 +28,14 @@ export interface ChangeRecord {
 
 const RECORDS = 50;
 const SNAPSHOTS = 20;
+const SNAPSHOT_BYTES = 16 * 1024 * 1024;
+
+/** What outlives the process: the records (snapshots included), the next id, our last revision. */
+export interface ChangeBookState {
+  records: ChangeRecord[];
+  counter: number;
+  lastRev?: string;
+}
 
 export class ChangeBook {
   private readonly records: ChangeRecord[] = [];
@@ -35,7 +44,18 @@ export class ChangeBook {
   /** The revision our own last write left: a rollback refuses when someone deployed since. */
   lastRev: string | undefined;
 
-  constructor(private readonly onChange: () => void = () => {}) {}
+  constructor(
+    private readonly onChange: () => void = () => {},
+    saved?: Partial<ChangeBookState>,
+  ) {
+    if (Array.isArray(saved?.records)) this.records.push(...saved.records.filter((r) => r && typeof r.id === 'string').slice(-RECORDS));
+    if (typeof saved?.counter === 'number') this.counter = saved.counter;
+    if (typeof saved?.lastRev === 'string') this.lastRev = saved.lastRev;
+  }
+
+  state(): ChangeBookState {
+    return { records: this.records, counter: this.counter, lastRev: this.lastRev };
+  }
 
   propose(client: string, changes: unknown[], lines: string[]): ChangeRecord {
     const record: ChangeRecord = { id: `c${++this.counter}`, client, at: Date.now(), state: 'proposed', changes, lines };
@@ -62,8 +82,15 @@ export class ChangeBook {
   update(record: ChangeRecord, patch: Partial<ChangeRecord>): void {
     Object.assign(record, patch);
     if (patch.snapshot) {
-      const kept = this.records.filter((r) => r.snapshot);
-      for (const old of kept.slice(0, Math.max(0, kept.length - SNAPSHOTS))) delete old.snapshot;
+      // Newest first: keep snapshots while both bounds hold, drop the older ones.
+      let bytes = 0;
+      this.records
+        .filter((r) => r.snapshot)
+        .reverse()
+        .forEach((r, i) => {
+          bytes += r.snapshot!.length;
+          if (i >= SNAPSHOTS || bytes > SNAPSHOT_BYTES) delete r.snapshot;
+        });
     }
     this.onChange();
     const waiting = this.waiters.get(record.id);
