@@ -12,6 +12,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { callerOf } from './calls/caller';
+import { tokenDigest } from './calls/token-digest';
 import { answerInResponses, type ClientInput } from './calls/asking-the-client';
 import type { PendingCalls } from './calls/pending-calls';
 import type { FlowTaskAnswer, FlowTasks } from './tasks/flow-tasks';
@@ -132,6 +133,7 @@ function callContext(
 ): Omit<ToolCall, 'tool' | 'arguments'> {
   return {
     ...callerOf(server, ctx),
+    owner: tokenDigest(ctx.http?.authInfo?.token ?? ''),
     progress: async (update) => {
       if (progressToken === undefined) return;
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } });

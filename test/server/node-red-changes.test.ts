@@ -14,6 +14,7 @@ import { connect as connectEra, disconnect, type Era } from './harness';
 
 const TOKEN = 'node-red-changes-token-7d2f';
 const SERVER_TOKEN = 'secret-server-token-never-shown-51ac';
+const OTHER_TOKEN = 'another-client-token-77e1';
 
 const flows = (changes: boolean, extra: Record<string, unknown> = {}): FlowNode[] => [
   { id: 'home', type: 'tab', label: 'Home', info: 'The person’s own flows.' },
@@ -26,7 +27,7 @@ const flows = (changes: boolean, extra: Record<string, unknown> = {}): FlowNode[
     nodeRedChanges: changes,
     nodeRedTabs: 'marked',
     ...extra,
-    credentials: { tokens: TOKEN },
+    credentials: { tokens: `${TOKEN}\n${OTHER_TOKEN}` },
   },
   { id: 'ha', type: 'mcp-server', name: 'Home Assistant', transport: 'http', url: 'http://127.0.0.1:1/api/mcp', credentials: { token: SERVER_TOKEN } },
   {
@@ -91,8 +92,8 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
   });
   after(async () => nr?.stop());
 
-  async function open(era: Era, elicit?: (params: any) => Record<string, unknown>) {
-    const c = await connectEra(`${nr.url}/mcp`, era, TOKEN, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  async function open(era: Era, elicit?: (params: any) => Record<string, unknown>, token = TOKEN) {
+    const c = await connectEra(`${nr.url}/mcp`, era, token, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
     if (elicit) c.client.setRequestHandler('elicitation/create', async (request) => elicit(request.params) as any);
     const call = async (name: string, args: Record<string, unknown> = {}) => {
       const r = (await c.client.callTool({ name, arguments: args })) as CallToolResult;
@@ -195,6 +196,23 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
       assert.equal(await deployed(), before);
     } finally {
       await c.close();
+    }
+  });
+
+  it("a client cannot ask to deploy another client's change", async () => {
+    const before = await deployed();
+    const a = await open('2026-07-28');
+    const b = await open('2025-11-25', () => ({ action: 'accept', content: {} }), OTHER_TOKEN);
+    try {
+      const { change } = data(await a.call('flow_change', { changes: PORCH }));
+      const refused = await b.call('flow_deploy', { change });
+      assert.equal(refused.isError, true);
+      assert.match((refused.content as any)[0].text, new RegExp(`Change ${change} was proposed by another client`));
+      assert.equal((await pending()).record.find((r: any) => r.id === change).state, 'proposed');
+      assert.equal(await deployed(), before);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 
@@ -352,7 +370,7 @@ describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', f
   it('no credential appears in any result or in the log', () => {
     const everything = JSON.stringify(seen);
     assert.ok(seen.length > 15, 'the calls above were seen');
-    for (const secret of [SERVER_TOKEN, TOKEN]) {
+    for (const secret of [SERVER_TOKEN, TOKEN, OTHER_TOKEN]) {
       assert.doesNotMatch(everything, new RegExp(secret));
       assert.doesNotMatch(nr.log.join('\n'), new RegExp(secret));
     }

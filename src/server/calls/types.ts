@@ -21,6 +21,8 @@ export interface ToolCall {
   /** The JSON-RPC id as the client sent it (a string through xiaozhi's relay). */
   requestId: string | number;
   client: { name?: string; version?: string };
+  /** Who the caller is without its token (the SHA-256 of its bearer token, token-digest.ts); undefined on xiaozhi's link. */
+  owner?: string;
   /** Fires when the client cancels or disconnects. */
   signal: AbortSignal;
   /** Sends notifications/progress when the client asked for it (a progressToken); a no-op otherwise. */

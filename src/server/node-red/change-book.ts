@@ -11,6 +11,8 @@ export interface ChangeRecord {
   id: string;
   /** The client that proposed it (its name as it introduced itself). */
   client: string;
+  /** Whose token proposed it (its digest): only that caller may ask to deploy it. */
+  owner?: string;
   at: number;
   state: ChangeState;
   changes: unknown[];
@@ -57,8 +59,8 @@ export class ChangeBook {
     return { records: this.records, counter: this.counter, lastRev: this.lastRev };
   }
 
-  propose(client: string, changes: unknown[], lines: string[]): ChangeRecord {
-    const record: ChangeRecord = { id: `c${++this.counter}`, client, at: Date.now(), state: 'proposed', changes, lines };
+  propose(client: string, changes: unknown[], lines: string[], owner?: string): ChangeRecord {
+    const record: ChangeRecord = { id: `c${++this.counter}`, client, owner, at: Date.now(), state: 'proposed', changes, lines };
     this.records.push(record);
     if (this.records.length > RECORDS) this.records.splice(0, this.records.length - RECORDS);
     this.onChange();

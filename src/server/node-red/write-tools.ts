@@ -94,7 +94,7 @@ export class NodeRedChanges {
       case 'flow_change': {
         const plan = await this.plan(args.changes);
         if (plan.problems.length) throw new Refusal({ valid: false, problems: plan.problems });
-        const record = this.book.propose(call.client.name || 'a client', args.changes as unknown[], plan.lines);
+        const record = this.book.propose(call.client.name || 'a client', args.changes as unknown[], plan.lines, call.owner);
         return { change: record.id, would: plan.lines, next: `flow_deploy with change "${record.id}" asks a person to approve it` };
       }
       case 'flow_deploy':
@@ -145,6 +145,9 @@ export class NodeRedChanges {
     const record = this.book.get(id);
     if (!record) throw new Error(`No change "${id}": flow_change answers the id of the change it keeps`);
     const client = call.client.name || 'a client';
+    // A client asks to deploy only what it proposed itself; the person in the editor decides any.
+    if (record.owner !== undefined && call.owner !== undefined && record.owner !== call.owner)
+      throw new Error(`Change ${id} was proposed by another client: propose it yourself with flow_change`);
     if (call.resumed?.handle === handleOf(record) && record.state === 'waiting' && !this.policy.editorOnly) {
       // A 2026-07-28 retry with the person's answer to our question.
       await this.decideAnswer(record, checkedAnswer(call.resumed.answer, DEPLOY_FORM), client);
