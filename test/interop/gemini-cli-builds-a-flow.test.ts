@@ -11,43 +11,10 @@ import { untilEndpointStarted } from '../helpers/bearer-requests';
 import { skipBecause } from '../helpers/skip';
 import { reply, startFakeGemini, type FakeGemini } from '../peers/fake-gemini';
 import { geminiPrompt, interopMissing, interopVersions } from './clients';
+import { porchFlowChanges } from '../helpers/porch-flow';
 
 const TOKEN = 'gemini-cli-builds-token-8b3e';
-const PORCH = [
-  {
-    op: 'add',
-    node: {
-      id: 'porch-motion',
-      type: 'inject',
-      z: 'sandbox',
-      name: 'porch motion',
-      x: 140,
-      y: 80,
-      props: [{ p: 'payload' }],
-      payload: 'motion',
-      payloadType: 'str',
-      wires: [['porch-check']],
-    },
-  },
-  {
-    op: 'add',
-    node: {
-      id: 'porch-check',
-      type: 'function',
-      z: 'sandbox',
-      name: 'light on',
-      x: 340,
-      y: 80,
-      func: 'msg.payload = lamp.on(); return msg;',
-      outputs: 1,
-      wires: [['porch-light']],
-    },
-  },
-  {
-    op: 'add',
-    node: { id: 'porch-light', type: 'debug', z: 'sandbox', name: 'porch light', x: 540, y: 80, active: true, tosidebar: true, complete: 'payload', wires: [] },
-  },
-];
+const PORCH = porchFlowChanges('sandbox', { name: 'light on', func: 'msg.payload = lamp.on(); return msg;' });
 
 describe('interop: Gemini CLI builds, runs and fixes a flow through the Node-RED tools', function () {
   this.timeout(180_000);

@@ -11,6 +11,7 @@ import { startNodeRed, type FlowNode, type NodeRedProcess } from '../helpers/nod
 import { untilEndpointStarted } from '../helpers/bearer-requests';
 import { retrying } from '../helpers/wait';
 import { connect as connectEra, disconnect, type Era } from './harness';
+import { porchFlowChanges } from '../helpers/porch-flow';
 
 const TOKEN = 'node-red-changes-token-7d2f';
 const SERVER_TOKEN = 'secret-server-token-never-shown-51ac';
@@ -45,41 +46,7 @@ const flows = (changes: boolean, extra: Record<string, unknown> = {}): FlowNode[
 ];
 
 /** The porch flow as an assistant would first build it: the function throws on every message. */
-const PORCH = [
-  {
-    op: 'add',
-    node: {
-      id: 'porch-motion',
-      type: 'inject',
-      z: 'sandbox',
-      name: 'porch motion',
-      x: 100,
-      y: 60,
-      props: [{ p: 'payload' }],
-      payload: 'motion',
-      payloadType: 'str',
-      wires: [['porch-check']],
-    },
-  },
-  {
-    op: 'add',
-    node: {
-      id: 'porch-check',
-      type: 'function',
-      z: 'sandbox',
-      name: 'after sunset?',
-      x: 300,
-      y: 60,
-      func: 'throw new Error("sunset is not defined")',
-      outputs: 1,
-      wires: [['porch-light']],
-    },
-  },
-  {
-    op: 'add',
-    node: { id: 'porch-light', type: 'debug', z: 'sandbox', name: 'porch light', x: 500, y: 60, active: true, tosidebar: true, complete: 'payload', wires: [] },
-  },
-];
+const PORCH = porchFlowChanges('sandbox', { name: 'after sunset?', func: 'throw new Error("sunset is not defined")' });
 
 describe('mcp-endpoint: Node-RED tools that change flows, in a real Node-RED', function () {
   this.timeout(180_000);
