@@ -2,7 +2,8 @@
 // as the lines it would change (+ added, ~ changed, - removed) with Approve and Deny, and the
 // record of every change (who, when, what, what became of it) with Roll back on a deployed one.
 // Read from the deployed endpoint (GET mcp-endpoint/<id>/changes); reloads while the dialog is open.
-import { getJson, postJson } from '../shared/editor/requests';
+import { postJson } from '../shared/editor/requests';
+import { endpointRoute, liveList, smallButton } from './dialog-lists';
 import type { DialogText } from '../shared/editor/register';
 
 interface Shown {
@@ -16,14 +17,10 @@ interface Shown {
   rollback: boolean;
 }
 
-const RELOAD_MS = 3000;
-
 export function prepareChanges(nodeId: string, _: DialogText): () => void {
   const box = $('#mcp-endpoint-changes');
   const result = $('#mcp-endpoint-changes-result');
-  const url = (what: string) => 'mcp-endpoint/' + encodeURIComponent(nodeId) + '/changes' + what;
-  const button = (label: string, cls: string, onClick: () => void) =>
-    $('<button type="button" class="red-ui-button red-ui-button-small">').addClass(cls).text(label).css('margin-left', '6px').on('click', onClick);
+  const url = endpointRoute(nodeId, 'changes');
   const diff = (lines: string[]) =>
     $('<pre class="mcp-endpoint-diff" style="margin:2px 0 4px;padding:4px;white-space:pre-wrap;font-size:0.9em">').text(lines.join('\n'));
 
@@ -37,8 +34,8 @@ export function prepareChanges(nodeId: string, _: DialogText): () => void {
       $('<div>')
         .text(`${p.id} · ${p.client} · ${new Date(p.at).toLocaleString()}`)
         .append(
-          button(_('mcp-endpoint.changes.approve'), 'mcp-endpoint-change-approve', () => decide(p, 'approve')),
-          button(_('mcp-endpoint.changes.deny'), 'mcp-endpoint-change-deny', () => decide(p, 'deny')),
+          smallButton(_('mcp-endpoint.changes.approve'), 'mcp-endpoint-change-approve', () => decide(p, 'approve')),
+          smallButton(_('mcp-endpoint.changes.deny'), 'mcp-endpoint-change-deny', () => decide(p, 'deny')),
         )
         .appendTo(row);
       diff(p.lines).appendTo(row);
@@ -51,7 +48,7 @@ export function prepareChanges(nodeId: string, _: DialogText): () => void {
       const row = $('<div class="mcp-endpoint-change">').attr('data-change', c.id);
       const by = c.decidedBy ? ' · ' + _('mcp-endpoint.changes.by', { who: c.decidedBy }) : '';
       const head = $('<div>').text(`${c.id} · ${_('mcp-endpoint.changes.state.' + c.state)} · ${c.client} · ${new Date(c.at).toLocaleString()}${by}`);
-      if (c.rollback) button(_('mcp-endpoint.changes.rollback'), 'mcp-endpoint-change-rollback', () => rollback(c)).appendTo(head);
+      if (c.rollback) smallButton(_('mcp-endpoint.changes.rollback'), 'mcp-endpoint-change-rollback', () => rollback(c)).appendTo(head);
       head.appendTo(row);
       if (c.state !== 'waiting') diff(c.reason ? [...c.lines, c.reason] : c.lines).appendTo(row); // a waiting one is shown above
       row.appendTo(box);
@@ -74,13 +71,6 @@ export function prepareChanges(nodeId: string, _: DialogText): () => void {
     });
   }
 
-  function load(): void {
-    getJson<{ pending: Shown[]; record: Shown[] }>(url(''), undefined, (err, r) => {
-      if (err || !r) box.text(_('mcp-endpoint.changes.notDeployed'));
-      else render(r);
-    });
-  }
-  load();
-  const timer = setInterval(load, RELOAD_MS);
-  return () => clearInterval(timer);
+  const { load, stop } = liveList<{ pending: Shown[]; record: Shown[] }>(url(''), box, _('mcp-endpoint.changes.notDeployed'), render);
+  return stop;
 }

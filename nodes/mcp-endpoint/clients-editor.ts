@@ -3,7 +3,8 @@
 // were approved and last used, and Revoke. Read from the deployed endpoint (GET
 // mcp-endpoint/<id>/clients); an endpoint not deployed with sign-in says so. It reloads while the
 // dialog is open, so a client that starts signing in appears without reopening it.
-import { getJson, postJson } from '../shared/editor/requests';
+import { postJson } from '../shared/editor/requests';
+import { endpointRoute, liveList, smallButton } from './dialog-lists';
 import type { DialogText } from '../shared/editor/register';
 
 interface Listed {
@@ -12,14 +13,10 @@ interface Listed {
 }
 
 const when = (ms: number | undefined) => (ms ? new Date(ms).toLocaleString() : '');
-const RELOAD_MS = 3000;
-
 export function prepareClients(nodeId: string, _: DialogText): () => void {
   const box = $('#mcp-endpoint-clients');
   const result = $('#mcp-endpoint-clients-result');
-  const url = (what: string) => 'mcp-endpoint/' + encodeURIComponent(nodeId) + '/clients' + what;
-  const button = (label: string, cls: string, onClick: () => void) =>
-    $('<button type="button" class="red-ui-button red-ui-button-small">').addClass(cls).text(label).css('margin-left', '6px').on('click', onClick);
+  const url = endpointRoute(nodeId, 'clients');
 
   function render(r: Listed): void {
     box.empty();
@@ -34,8 +31,8 @@ export function prepareClients(nodeId: string, _: DialogText): () => void {
           result.text(err ? err : _(decision === 'approve' ? 'mcp-endpoint.clients.approvedOne' : 'mcp-endpoint.clients.deniedOne', { name: p.name }));
           load();
         });
-      button(_('mcp-endpoint.clients.approve'), 'mcp-endpoint-approve', () => decide('approve')).appendTo(row);
-      button(_('mcp-endpoint.clients.deny'), 'mcp-endpoint-deny', () => decide('deny')).appendTo(row);
+      smallButton(_('mcp-endpoint.clients.approve'), 'mcp-endpoint-approve', () => decide('approve')).appendTo(row);
+      smallButton(_('mcp-endpoint.clients.deny'), 'mcp-endpoint-deny', () => decide('deny')).appendTo(row);
       row.appendTo(box);
     });
     $('<div style="margin-top:4px;font-weight:bold">')
@@ -45,7 +42,7 @@ export function prepareClients(nodeId: string, _: DialogText): () => void {
       const row = $('<div class="mcp-endpoint-approved">').attr('data-client', a.client);
       const used = a.lastUsed ? _('mcp-endpoint.clients.lastUsed', { when: when(a.lastUsed) }) : _('mcp-endpoint.clients.notUsed');
       row.text(`${a.name} · ${_('mcp-endpoint.clients.approvedAt', { when: when(a.approvedAt) })} · ${used}`);
-      button(_('mcp-endpoint.clients.revoke'), 'mcp-endpoint-revoke', () =>
+      smallButton(_('mcp-endpoint.clients.revoke'), 'mcp-endpoint-revoke', () =>
         postJson(url('/' + encodeURIComponent(a.client) + '/revoke'), {}, (err) => {
           result.text(err ? err : _('mcp-endpoint.clients.revokedOne', { name: a.name }));
           load();
@@ -55,13 +52,6 @@ export function prepareClients(nodeId: string, _: DialogText): () => void {
     });
   }
 
-  function load(): void {
-    getJson<Listed>(url(''), undefined, (err, r) => {
-      if (err || !r) box.text(_('mcp-endpoint.clients.notDeployed'));
-      else render(r);
-    });
-  }
-  load();
-  const timer = setInterval(load, RELOAD_MS);
-  return () => clearInterval(timer);
+  const { load, stop } = liveList<Listed>(url(''), box, _('mcp-endpoint.clients.notDeployed'), render);
+  return stop;
 }
